@@ -1,0 +1,4 @@
+/** Entry point of bin/slogulate. */
+import { main } from './main.js';
+
+await main();

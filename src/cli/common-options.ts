@@ -1,0 +1,36 @@
+/**
+ * Options several commands share, and their parsing into model values.
+ */
+import { InvalidArgumentError, Option } from 'commander';
+import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
+import { CliError, EXIT_USAGE } from './errors.js';
+
+export function parseNonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
+  return Number(value);
+}
+
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number above 0');
+  return Number(value);
+}
+
+/** `--annotations F` and its slogulator alias `--annot F`. */
+export function annotationOptions(): Option[] {
+  return [
+    new Option('--annotations <file>', 'name vats, cranks and refs from a JSON annotation file'),
+    new Option('--annot <file>', 'alias of --annotations').hideHelp(),
+  ];
+}
+
+/** Loads the annotation file named by --annotations/--annot, if any. Bad files end the command (exit 2). */
+export function annotationsFrom(opts: { annotations?: string; annot?: string }): Annotations {
+  const file = opts.annotations ?? opts.annot;
+  if (file === undefined) return emptyAnnotations();
+  try {
+    return loadAnnotations(file);
+  } catch (err) {
+    if (err instanceof AnnotationError) throw new CliError(`annotation file ${err.message}`, EXIT_USAGE);
+    throw err;
+  }
+}

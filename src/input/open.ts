@@ -1,0 +1,125 @@
+/**
+ * Opens a slog for streaming: a file, or stdin for `-`/no file. Gzipped
+ * input is recognised by its magic bytes (1f 8b), whatever its name, and
+ * decompressed on the fly (concatenated gzip members included).
+ */
+import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+
+export const STDIN_NAME = '<stdin>';
+const CHUNK = 1 << 20;
+
+/** A problem opening a slog: reported as one line, exit status 2. */
+export class InputError extends Error {
+  constructor(
+    readonly file: string,
+    readonly why: string,
+  ) {
+    super(`${file}: ${why}`);
+  }
+}
+
+export interface SlogSource {
+  /** How errors name it: the path, or `<stdin>`. */
+  name: string;
+  /** Decompressed bytes. */
+  stream: Readable;
+  /** Raw (still compressed) bytes read so far, and the raw size when known (files): for progress. */
+  rawBytesRead: () => number;
+  rawSize: number | undefined;
+  gzipped: boolean;
+}
+
+function isGzipMagic(bytes: Buffer): boolean {
+  return bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b;
+}
+
+function describe(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  switch (code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EACCES':
+      return 'permission denied';
+    case 'EISDIR':
+      return 'is a directory';
+    default:
+      return (err as Error).message ?? String(err);
+  }
+}
+
+function gunzipped(raw: Readable, name: string): Readable {
+  const gunzip = createGunzip({ chunkSize: CHUNK });
+  raw.on('error', (err) => gunzip.destroy(new InputError(name, describe(err))));
+  gunzip.on('error', () => raw.destroy());
+  return raw.pipe(gunzip);
+}
+
+/** Opens a file; throws InputError when it cannot be read. */
+export function openFile(path: string): SlogSource {
+  let head: Buffer;
+  let size: number | undefined;
+  try {
+    const st = statSync(path);
+    if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    size = st.isFile() ? st.size : undefined;
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(2);
+      head = buf.subarray(0, readSync(fd, buf, 0, 2, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  const raw = createReadStream(path, { highWaterMark: CHUNK });
+  let read = 0;
+  raw.on('data', (chunk: Buffer | string) => {
+    read += chunk.length;
+  });
+  const gzipped = isGzipMagic(head);
+  if (!gzipped) raw.on('error', (err) => raw.destroy(new InputError(path, describe(err))));
+  return {
+    name: path,
+    stream: gzipped ? gunzipped(raw, path) : raw,
+    rawBytesRead: () => read,
+    rawSize: size,
+    gzipped,
+  };
+}
+
+/** Opens stdin, peeking at its first chunk for the gzip magic. */
+export async function openStdin(input: Readable = process.stdin): Promise<SlogSource> {
+  let read = 0;
+  const iterator = input[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const first = await iterator.next();
+  const firstChunk = first.done ? Buffer.alloc(0) : Buffer.from(first.value);
+  read += firstChunk.length;
+  async function* rest(): AsyncGenerator<Buffer> {
+    if (firstChunk.length) yield firstChunk;
+    if (first.done) return;
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done) return;
+      const chunk = Buffer.from(next.value);
+      read += chunk.length;
+      yield chunk;
+    }
+  }
+  const raw = Readable.from(rest(), { objectMode: false });
+  const gzipped = isGzipMagic(firstChunk);
+  return {
+    name: STDIN_NAME,
+    stream: gzipped ? gunzipped(raw, STDIN_NAME) : raw,
+    rawBytesRead: () => read,
+    rawSize: undefined,
+    gzipped,
+  };
+}
+
+/** `-` or no file means stdin. */
+export async function openSlog(file: string | undefined): Promise<SlogSource> {
+  return file === undefined || file === '-' ? openStdin() : openFile(file);
+}

@@ -1,0 +1,56 @@
+/**
+ * What every line renderer needs: the options, the annotation names, the vat
+ * names learned so far, and the vat whose crank is being printed (for vat-space
+ * names).
+ */
+import type { Annotations } from '../model/annotations.js';
+import type { VatNames } from '../model/vats.js';
+import type { Ref } from '../model/types.js';
+import type { RenderOptions } from './options.js';
+import type { ValueContext } from './values.js';
+
+export class RenderContext {
+  /** The vat of the crank being rendered (vat-space names are looked up in its table). */
+  currentVat: string | undefined;
+  readonly bigWidth: number;
+  /** Kernel-space refs in kernel mode, vat-space refs with --vatspace. */
+  readonly value: ValueContext;
+
+  constructor(
+    readonly options: RenderOptions,
+    readonly annotations: Annotations,
+    readonly vats: VatNames,
+  ) {
+    this.bigWidth = annotations.bigWidth ?? options.bigWidth;
+    this.value = {
+      bigWidth: this.bigWidth,
+      pref: options.vatspace ? (ref) => this.vref(ref) : (ref) => this.kref(ref),
+    };
+  }
+
+  get kernelSpace(): boolean {
+    return !this.options.vatspace;
+  }
+
+  /** A kernel ref: `<name>` from kernelRefs, else `@ko12`. */
+  kref(ref: Ref): string {
+    const name = this.annotations.kernelRefs.get(ref);
+    return name === undefined ? `@${ref}` : `<${name}>`;
+  }
+
+  /** A vat ref, named from vatRefs of `vatID` (default: the current crank's vat). */
+  vref(ref: Ref, vatID: string | undefined = this.currentVat): string {
+    const name = vatID === undefined ? undefined : this.annotations.vatRefs.get(vatID)?.get(ref);
+    return name === undefined ? `@${ref}` : `<${name}>`;
+  }
+
+  /** A ref in the space being rendered. */
+  ref(ref: unknown): string {
+    return this.value.pref(String(ref));
+  }
+
+  /** `terse` normally, `full` with --usesloggertags. */
+  tag(terse: string, full: string): string {
+    return this.options.usesloggertags ? full : terse;
+  }
+}

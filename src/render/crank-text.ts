@@ -1,0 +1,88 @@
+/**
+ * One crank as text: its header and its lines in slog order.
+ */
+import type { Crank } from '../model/crank.js';
+import type { ClistEntry, ConsoleEntry, DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
+import type { RenderContext } from './context.js';
+import { deliverResultLines, deliveryLines } from './delivery-lines.js';
+import { inline, micros, percent } from './format.js';
+import type { KernelLines } from './kernel-lines.js';
+import { syscallLines } from './syscall-lines.js';
+
+/** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%] 4 syscalls 12345 computrons` */
+export function timingText(crank: Crank): string {
+  const { total, syscall, syscallCount, computrons } = crank.timing;
+  const local = total - syscall;
+  const figures = `[total:${micros(total)} local:${micros(local)} ${percent(local / total)} syscall:${micros(syscall)} ${percent(syscall / total)}]`;
+  const compute = computrons === undefined ? '' : ` ${computrons} computrons`;
+  return `${figures} ${syscallCount} syscalls${compute}`;
+}
+
+/** The vat's printed name in a crank header. */
+export function crankVatName(ctx: RenderContext, crank: Crank): string {
+  const named = ctx.vats.lookup(crank.vatID);
+  if (named !== undefined) return named;
+  const message = crank.start.message;
+  const dynamicName = message?.type === 'create-vat' ? message.dynamicOptions?.name : undefined;
+  return typeof dynamicName === 'string' && dynamicName ? dynamicName : ctx.vats.label(crank.vatID);
+}
+
+/**
+ * `// crank 96: v1 bootstrap --- label [timing]`, `// crank 21: routing 118µs`,
+ * or `// crank 50: v1 bootstrap (unfinished)`.
+ */
+export function crankHeader(ctx: RenderContext, crank: Crank): string {
+  const { crankNum } = crank;
+  const routing = crank.crankType === 'routing';
+  const who = routing ? 'routing' : `${crank.vatID} ${crankVatName(ctx, crank)}`;
+  if (!crank.finish) return `// crank ${crankNum}: ${who} (unfinished)`;
+  if (routing) return `// crank ${crankNum}: routing${ctx.options.timing ? ` ${micros(crank.timing.total)}` : ''}`;
+  const label = ctx.annotations.crankLabels.get(crankNum);
+  const labelText = label === undefined ? '' : ` --- ${label}`;
+  const timing = ctx.options.timing ? ` ${timingText(crank)}` : '';
+  return `// crank ${crankNum}: ${who}${labelText}${timing}`;
+}
+
+function clistLine(ctx: RenderContext, entry: ClistEntry): string[] {
+  const { options } = ctx;
+  if (!options.clist || options.nonoise) return [];
+  const tag = ctx.tag(entry.mode, `clist ${entry.mode}`);
+  return [`${tag}: ${entry.vatID}:${ctx.vref(entry.vobj, entry.vatID)} :: ${ctx.kref(entry.kobj)}`];
+}
+
+function consoleLine(ctx: RenderContext, entry: ConsoleEntry): string {
+  const level = inline(entry.level);
+  const tag = ctx.tag(level, `console ${level} (${entry.state === undefined ? 'undefined' : inline(entry.state)})`);
+  const args = Array.isArray(entry.args) ? entry.args.map(inline).join(' ') : '';
+  return `${tag}: ${args}`;
+}
+
+/** The lines of an entry inside a crank, other than a syscall. */
+export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogEntry): string[] {
+  switch (entry.type) {
+    case 'deliver':
+      return deliveryLines(ctx, entry as DeliverEntry);
+    case 'deliver-result':
+      return deliverResultLines(entry as DeliverResultEntry);
+    case 'clist':
+      return clistLine(ctx, entry as ClistEntry);
+    case 'console':
+      return [consoleLine(ctx, entry as ConsoleEntry)];
+    default:
+      return kernel.lines(entry) ?? [`@ ${entry.type}: ${JSON.stringify(entry)}`];
+  }
+}
+
+/** The body of a crank (everything under its header), one string per line. */
+export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank): string[] {
+  ctx.currentVat = crank.vatID;
+  const { nonoise } = ctx.options;
+  const out: string[] = [];
+  if (!nonoise) out.push(`crank-start: ${crank.crankType} crank ${crank.crankNum}`);
+  for (const item of crank.items) {
+    const lines = item.kind === 'syscall' ? syscallLines(ctx, item) : entryLines(ctx, kernel, item.entry);
+    for (const line of lines) out.push(line);
+  }
+  if (crank.finish && !nonoise) out.push(`crank-finish: ${micros(crank.timing.total)} crank ${crank.finish.crankNum}`);
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * Lines for what a vat receives (`deliver`) and how it went (`deliver-result`).
+ */
+import type { Delivery, DeliverEntry, DeliverResultEntry } from '../model/types.js';
+import type { RenderContext } from './context.js';
+import { inline } from './format.js';
+import { renderCapData, renderMethargs, renderValue } from './values.js';
+
+interface Message {
+  methargs?: unknown;
+  result?: unknown;
+}
+
+function messageLine(ctx: RenderContext, target: unknown, msg: Message): string {
+  const { method, args } = renderMethargs(msg.methargs, ctx.value);
+  return `deliver: ${ctx.ref(target)} <- ${method}(${args}): ${ctx.ref(msg.result)}`;
+}
+
+/**
+ * `notify` resolutions: kernel shape `[kpid, {state, data}]`, vat shape
+ * `[vpid, rejected, data]`.
+ */
+function notifyLines(ctx: RenderContext, resolutions: unknown): string[] {
+  if (!Array.isArray(resolutions)) return [`notify: unintelligible resolutions ${inline(resolutions)}`];
+  const single = resolutions.length === 1;
+  return resolutions.map((resolution: unknown[], idx) => {
+    const [target, second] = resolution;
+    let state: unknown;
+    let data: unknown;
+    if (typeof second === 'boolean') {
+      state = second ? 'rejected' : 'fulfilled';
+      data = resolution[2];
+    } else {
+      const r = (second ?? {}) as { state?: unknown; data?: unknown };
+      state = r.state;
+      data = r.data;
+    }
+    if (state !== 'fulfilled' && state !== 'rejected') return `notify: unknown state "${String(state)}"`;
+    const tag = ctx.tag(state, `notify ${state}`);
+    const index = single ? '' : `${idx} `;
+    return `${tag}: ${index}${ctx.ref(target)} := ${renderCapData(data, ctx.value)}`;
+  });
+}
+
+function refList(ctx: RenderContext, refs: unknown): string {
+  return Array.isArray(refs) ? refs.map((r) => ctx.ref(r)).join(' ') : inline(refs);
+}
+
+/** The lines of one delivery (`kd` in kernel space, `vd` in vat space). */
+export function deliveryLines(ctx: RenderContext, entry: DeliverEntry): string[] {
+  const delivery = (ctx.kernelSpace ? entry.kd : entry.vd) as Delivery | undefined;
+  if (!Array.isArray(delivery)) return [`deliver: no ${ctx.kernelSpace ? 'kd' : 'vd'} in entry`];
+  const [kind, a, b] = delivery;
+  switch (kind) {
+    case 'message':
+      return [messageLine(ctx, a, (b ?? {}) as Message)];
+    case 'notify':
+      return notifyLines(ctx, a);
+    case 'dropExports':
+    case 'retireExports':
+    case 'retireImports':
+      return [`recv-${kind}: [${refList(ctx, a)}]`];
+    case 'startVat':
+      return [`startVat: ${renderCapData(a, ctx.value)}`];
+    case 'bringOutYourDead':
+      return ['bringOutYourDead'];
+    case 'stopVat':
+      return [`stopVat: ${renderCapData(a, ctx.value)}`];
+    case 'changeVatOptions':
+      return [`changeVatOptions: ${renderValue(a, [], false, ctx.value)}`];
+    default:
+      return [`deliver: unknown deliver type "${String(kind)}"`];
+  }
+}
+
+/** Nothing when the delivery went well; `deliver-result: <status> <problem>` otherwise. */
+export function deliverResultLines(entry: DeliverResultEntry): string[] {
+  const dr = entry.dr;
+  if (!Array.isArray(dr)) return [];
+  const [status, problem] = dr;
+  return status === 'ok' ? [] : [`deliver-result: ${status} ${inline(problem)}`];
+}

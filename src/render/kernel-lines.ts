@@ -1,0 +1,178 @@
+/**
+ * Lines for kernel-level and chain-level entries: kernel startup, vat
+ * creation and startup, replay, heap snapshots, termination and cleanup,
+ * kernel stats, and the `cosmic-swingset-*` block entries.
+ *
+ * Many come in start/finish pairs printed as one line with the duration
+ * between them; `Spans` remembers the starts.
+ */
+import type { SlogEntry } from '../model/types.js';
+import type { RenderContext } from './context.js';
+import { inline, micros } from './format.js';
+import { renderCapData } from './values.js';
+
+/** The open half of each start/finish pair. */
+class Spans {
+  kernelInit = NaN;
+  bundleKernel = NaN;
+  importKernel = NaN;
+  vatStartup: { vatID: unknown; time: number } | undefined;
+  replay: { vatID: unknown; time: number } | undefined;
+  block: { height: unknown; blockTime: unknown; time: number } | undefined;
+  endBlockStart = NaN;
+  commitBlockStart = NaN;
+  bootstrapBlock: { blockTime: unknown; time: number } | undefined;
+}
+
+const t = (entry: SlogEntry): number => (typeof entry.time === 'number' ? entry.time : NaN);
+
+/** Fields a generic `cosmic-swingset-*` line leaves out. */
+const GENERIC_SKIP = new Set(['type', 'time', 'monotime']);
+
+function genericCosmic(entry: SlogEntry): string {
+  const parts = Object.entries(entry)
+    .filter(([k]) => !GENERIC_SKIP.has(k))
+    .map(([k, v]) => (k === 'seconds' && typeof v === 'number' ? `${k}=${micros(v)}` : `${k}=${JSON.stringify(v)}`));
+  return parts.length ? `${entry.type}: ${parts.join(' ')}` : `${entry.type}:`;
+}
+
+export class KernelLines {
+  private readonly spans = new Spans();
+
+  constructor(private readonly ctx: RenderContext) {}
+
+  /** The lines of a non-crank entry; `undefined` when the type is not one of these. */
+  lines(entry: SlogEntry): string[] | undefined {
+    const s = this.spans;
+    const ctx = this.ctx;
+    switch (entry.type) {
+      case 'kernel-init-start':
+        s.kernelInit = t(entry);
+        return [];
+      case 'kernel-init-finish':
+        return [`kernel-init: ${micros(t(entry) - s.kernelInit)}`];
+      case 'bundle-kernel-start':
+        s.bundleKernel = t(entry);
+        return [];
+      case 'bundle-kernel-finish':
+        return [`bundle-kernel: ${micros(t(entry) - s.bundleKernel)}`];
+      case 'import-kernel-start':
+        s.importKernel = t(entry);
+        return [];
+      case 'import-kernel-finish':
+        return [`kernel-import: ${micros(t(entry) - s.importKernel)}`];
+      case 'create-vat': {
+        const vatID = String(entry.vatID);
+        const how = entry.dynamic ? 'dynamic' : 'static';
+        return [`create-vat: ${vatID} ${ctx.vats.label(vatID)} ${how} "${inline(entry.description)}"`];
+      }
+      case 'vat-startup-start':
+        s.vatStartup = { vatID: entry.vatID, time: t(entry) };
+        return [];
+      case 'vat-startup-finish': {
+        const start = s.vatStartup;
+        if (!start || start.vatID !== entry.vatID) {
+          return [`vat-startup-finish vat ${inline(entry.vatID)} doesn't match vat-startup-start vat ${inline(start?.vatID)}`];
+        }
+        return [`vat-startup: ${inline(entry.vatID)} ${micros(t(entry) - start.time)}`];
+      }
+      case 'start-replay':
+        s.replay = { vatID: entry.vatID, time: t(entry) };
+        return [`start-replay: ${inline(entry.vatID)} ${inline(entry.deliveries)}`];
+      case 'finish-replay': {
+        const start = s.replay;
+        if (!start || start.vatID !== entry.vatID) {
+          return [`finish-replay vat ${inline(entry.vatID)} doesn't match start-replay vat ${inline(start?.vatID)}`];
+        }
+        return [`finish-replay ${inline(entry.vatID)} ${micros(t(entry) - start.time)}`];
+      }
+      case 'heap-snapshot-save': {
+        const pos = entry.endPosition as unknown;
+        const at = pos !== null && typeof pos === 'object' ? (pos as { itemCount?: unknown }).itemCount : pos;
+        return [`heap-snapshot-save ${inline(entry.vatID)} ${inline(entry.snapshotID)} at ${inline(at)}`];
+      }
+      case 'heap-snapshot-load':
+        return [`heap-snapshot-load ${inline(entry.vatID)} ${inline(entry.hash ?? entry.snapshotID)} at ${inline(entry.snapPos)}`];
+      case 'terminate': {
+        const tag = entry.shouldReject ? ctx.tag('terminate!', 'terminate reject') : ctx.tag('terminate', 'terminate no reject');
+        return [`${tag}: ${renderCapData(entry.info, ctx.value)}`];
+      }
+      case 'vat-cleanup': {
+        const work = entry.work && typeof entry.work === 'object' ? Object.entries(entry.work) : [];
+        const counts = work.map(([k, v]) => ` ${k}:${inline(v)}`).join('');
+        return [`vat-cleanup: ${inline(entry.vatID)}${counts}`];
+      }
+      case 'vat-cleanup-complete':
+        return [`vat-cleanup-complete: ${inline(entry.vatID)}`];
+      case 'kernel-stats': {
+        const stats = entry.stats && typeof entry.stats === 'object' ? Object.entries(entry.stats) : [];
+        return [`kernel-stats: ${stats.map(([k, v]) => `${k}:${inline(v)}`).join(', ')}`];
+      }
+      default:
+        return entry.type.startsWith('cosmic-swingset-') ? this.cosmic(entry) : undefined;
+    }
+  }
+
+  /** A block-level line that names a mismatch between a -finish and its -start. */
+  private mismatch(entry: SlogEntry, startType: string): string | undefined {
+    const block = this.spans.block;
+    if (entry.blockTime !== block?.blockTime) {
+      return `${entry.type} time ${inline(entry.blockTime)} doesn't match ${startType} time ${inline(block?.blockTime)}`;
+    }
+    if (entry.blockHeight !== block?.height) {
+      return `${entry.type} height ${inline(entry.blockHeight)} doesn't match ${startType} height ${inline(block?.height)}`;
+    }
+    return undefined;
+  }
+
+  private cosmic(entry: SlogEntry): string[] {
+    const s = this.spans;
+    switch (entry.type) {
+      case 'cosmic-swingset-begin-block':
+        s.block = { height: entry.blockHeight, blockTime: entry.blockTime, time: t(entry) };
+        return [`cosmic-swingset-begin-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}`];
+      case 'cosmic-swingset-end-block-start':
+        s.endBlockStart = t(entry);
+        return [this.mismatch(entry, 'cosmic-swingset-begin-block') ?? 'cosmic-swingset-end-block-start'];
+      case 'cosmic-swingset-end-block-finish': {
+        const bad = this.mismatch(entry, 'cosmic-swingset-begin-block');
+        if (bad) return [bad];
+        const begin = s.block?.time ?? NaN;
+        const first = micros(s.endBlockStart - begin);
+        const second = micros(t(entry) - s.endBlockStart);
+        return [`cosmic-swingset-end-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)} ${first}+${second}`];
+      }
+      case 'cosmic-swingset-commit-block-start':
+        s.commitBlockStart = t(entry);
+        return [this.mismatch(entry, 'cosmic-swingset-begin-block') ?? 'cosmic-swingset-commit-block-start'];
+      case 'cosmic-swingset-commit-block-finish': {
+        const bad = this.mismatch(entry, 'cosmic-swingset-begin-block');
+        if (bad) return [bad];
+        const begin = s.block?.time ?? NaN;
+        const first = micros(s.commitBlockStart - begin);
+        const second = micros(t(entry) - s.commitBlockStart);
+        return [`cosmic-swingset-commit-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)} ${first}+${second}`];
+      }
+      case 'cosmic-swingset-bootstrap-block-start':
+        s.bootstrapBlock = { blockTime: entry.blockTime, time: t(entry) };
+        return [];
+      case 'cosmic-swingset-bootstrap-block-finish': {
+        const start = s.bootstrapBlock;
+        if (!start || entry.blockTime !== start.blockTime) {
+          return [
+            `cosmic-swingset-bootstrap-block-finish time ${inline(entry.blockTime)} doesn't match cosmic-swingset-bootstrap-block-start time ${inline(start?.blockTime)}`,
+          ];
+        }
+        return [`cosmic-swingset-bootstrap-block: ${micros(t(entry) - start.time)}`];
+      }
+      case 'cosmic-swingset-after-commit-stats':
+        return ['cosmic-swingset-after-commit-stats'];
+      case 'cosmic-swingset-bridge-inbound':
+        return [`cosmic-swingset-bridge-inbound: ${inline(entry.source)}`];
+      case 'cosmic-swingset-deliver-inbound':
+        return [`cosmic-swingset-deliver-inbound: ${inline(entry.count)} ${inline(entry.sender)}`];
+      default:
+        return [genericCosmic(entry)];
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/** What the text renderer is asked to print: the slogulator's options. */
+export interface RenderOptions {
+  /** Drop routing cranks, crank-start/crank-finish lines, subscribes and clist lines. */
+  nonoise: boolean;
+  /** Drop vatstore syscall lines. */
+  novatstore: boolean;
+  /** Times in crank headers and after each syscall line. */
+  timing: boolean;
+  /** Values longer than this print as `<BIG>` (an annotation file's bigWidth wins). */
+  bigWidth: number;
+  /** Render vrefs (`vd`/`vsc`/`vsr`) instead of krefs. */
+  vatspace: boolean;
+  /** Crank headers and the startup/end lines. */
+  crankbreaks: boolean;
+  /** clist lines. */
+  clist: boolean;
+  /** The slogger's own tags (`syscall send`, `notify fulfilled`...). */
+  usesloggertags: boolean;
+  /** A count of each entry type at the end. */
+  summarize: boolean;
+}
+
+export const DEFAULT_BIG_WIDTH = 200;
+
+export function defaultRenderOptions(): RenderOptions {
+  return {
+    nonoise: false,
+    novatstore: false,
+    timing: false,
+    bigWidth: DEFAULT_BIG_WIDTH,
+    vatspace: false,
+    crankbreaks: true,
+    clist: true,
+    usesloggertags: false,
+    summarize: false,
+  };
+}

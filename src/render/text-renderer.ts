@@ -1,0 +1,85 @@
+/**
+ * The text render (SLOG-FORMAT.md, "The text, line by line"): a CrankSink
+ * that writes each outside entry as it comes and each crank as a whole when
+ * it finishes (its header carries the crank's timings).
+ */
+import type { Annotations } from '../model/annotations.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { SlogEntry } from '../model/types.js';
+import { VatNames } from '../model/vats.js';
+import { RenderContext } from './context.js';
+import { crankBody, crankHeader, entryLines } from './crank-text.js';
+import { KernelLines } from './kernel-lines.js';
+import type { RenderOptions } from './options.js';
+
+/** Where text goes: called with whole lines joined by '\n', ending with '\n'. */
+export type TextOut = (text: string) => void;
+
+export interface TextRendererConfig {
+  options: RenderOptions;
+  annotations: Annotations;
+  out: TextOut;
+  /** Which cranks to print (default: all). Unselected cranks still teach names. */
+  selectCrank?: (crank: Crank) => boolean;
+  /** Print entries outside cranks (default true). */
+  printOutside?: boolean;
+}
+
+export class TextRenderer implements CrankSink {
+  readonly ctx: RenderContext;
+  readonly vats: VatNames;
+  private readonly kernel: KernelLines;
+  private readonly out: TextOut;
+  private readonly counts = new Map<string, number>();
+  private readonly selectCrank: ((crank: Crank) => boolean) | undefined;
+  private readonly printOutside: boolean;
+
+  constructor(config: TextRendererConfig) {
+    this.vats = new VatNames(config.annotations.vatNames);
+    this.ctx = new RenderContext(config.options, config.annotations, this.vats);
+    this.kernel = new KernelLines(this.ctx);
+    this.out = config.out;
+    this.selectCrank = config.selectCrank;
+    this.printOutside = config.printOutside ?? true;
+  }
+
+  /** Every entry, in slog order, before it is assembled: counts and names. */
+  observe(entry: SlogEntry): void {
+    this.counts.set(entry.type, (this.counts.get(entry.type) ?? 0) + 1);
+    this.vats.observe(entry);
+  }
+
+  begin(): void {
+    const { annotations, options } = this.ctx;
+    const lines: string[] = [];
+    if (annotations.comment !== undefined) lines.push(`// ${annotations.comment}`, '');
+    if (options.crankbreaks) lines.push('// startup');
+    if (lines.length) this.out(`${lines.join('\n')}\n`);
+  }
+
+  entry(entry: SlogEntry): void {
+    this.ctx.currentVat = undefined;
+    const lines = entryLines(this.ctx, this.kernel, entry);
+    if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
+  }
+
+  crank(crank: Crank): void {
+    const { options } = this.ctx;
+    if (options.nonoise && crank.crankType === 'routing') return;
+    const body = crankBody(this.ctx, this.kernel, crank);
+    if (this.selectCrank && !this.selectCrank(crank)) return;
+    if (options.crankbreaks) body.unshift('', crankHeader(this.ctx, crank));
+    if (body.length) this.out(`${body.join('\n')}\n`);
+  }
+
+  end(): void {
+    const lines: string[] = [];
+    if (this.ctx.options.crankbreaks) lines.push('', '// end of slog');
+    if (this.ctx.options.summarize) {
+      lines.push('summary:');
+      for (const [type, count] of this.counts) lines.push(`  ${type}: ${count}`);
+    }
+    if (lines.length) this.out(`${lines.join('\n')}\n`);
+  }
+}

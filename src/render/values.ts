@@ -1,0 +1,200 @@
+/**
+ * Capdata to terse text: the value grammar of SLOG-FORMAT.md ("Values").
+ *
+ * A body starting with `#` is smallcaps; any other body is the legacy
+ * encoding with `@qclass` records. Both print the same way. Every rendered
+ * value, at any depth, longer than `bigWidth` characters prints as `<BIG>`.
+ */
+import type { CapData, Ref } from '../model/types.js';
+
+/** How a slot (a kref or vref) is printed: `@ko12` or `<name>`. */
+export type RefPrinter = (ref: Ref) => string;
+
+export interface ValueContext {
+  bigWidth: number;
+  pref: RefPrinter;
+}
+
+const BIG = '<BIG>';
+const UNINTELLIGIBLE = '<unintelligible value>';
+
+function big(text: string, ctx: ValueContext): string {
+  return text.length > ctx.bigWidth ? BIG : text;
+}
+
+function slotAt(slots: readonly Ref[], index: number, ctx: ValueContext): string {
+  const ref = slots[index];
+  return ref === undefined ? `<missing slot ${index}>` : ctx.pref(ref);
+}
+
+/** A smallcaps string: its first character tags what it is. */
+function smallcapsString(val: string, slots: readonly Ref[], ctx: ValueContext): string {
+  const rest = val.slice(1);
+  switch (val.charAt(0)) {
+    case '!':
+      return JSON.stringify(rest);
+    case '%':
+      return `[${rest}]`;
+    case '#':
+    case '+':
+      return rest;
+    case '-':
+      return `-${rest}`;
+    case '$':
+    case '&': {
+      const dot = rest.indexOf('.');
+      const index = Number(dot < 0 ? rest : rest.slice(0, dot));
+      return slotAt(slots, index, ctx);
+    }
+    default:
+      return JSON.stringify(val);
+  }
+}
+
+function record(entries: Iterable<[string, unknown]>, slots: readonly Ref[], smallcaps: boolean, ctx: ValueContext): string {
+  const parts: string[] = [];
+  for (const [key, value] of entries) {
+    parts.push(`${key}: ${renderValue(value, slots, smallcaps, ctx)}`);
+  }
+  return `{${parts.join(', ')}}`;
+}
+
+/** A legacy `@qclass` record, printed like its smallcaps twin. */
+function qclassRecord(val: Record<string, unknown>, slots: readonly Ref[], ctx: ValueContext): string | undefined {
+  const qclass = val['@qclass'];
+  switch (qclass) {
+    case 'undefined':
+    case 'NaN':
+    case 'Infinity':
+    case '-Infinity':
+      return qclass;
+    case 'bigint':
+      return String(val.digits);
+    case 'slot':
+      return slotAt(slots, Number(val.index), ctx);
+    case 'symbol':
+      return `[${String(val.name)}]`;
+    case '@@asyncIterator':
+      return '[Symbol.asyncIterator]';
+    case 'error': {
+      const rest = Object.entries(val).filter(([k]) => k !== '@qclass' && k !== 'message');
+      return record([['#error', val.message], ...rest], slots, false, ctx);
+    }
+    case 'tagged':
+      return record(
+        [
+          ['#tag', val.tag],
+          ['payload', val.payload],
+        ],
+        slots,
+        false,
+        ctx,
+      );
+    case 'hilbert': {
+      const rest = val.rest && typeof val.rest === 'object' ? Object.entries(val.rest) : [];
+      return record([['@qclass', val.original], ...rest], slots, false, ctx);
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** One decoded value (already `JSON.parse`d from a body) to text. */
+export function renderValue(val: unknown, slots: readonly Ref[], smallcaps: boolean, ctx: ValueContext): string {
+  let text: string;
+  if (Array.isArray(val)) {
+    text = `[${val.map((v) => renderValue(v, slots, smallcaps, ctx)).join(', ')}]`;
+  } else if (val !== null && typeof val === 'object') {
+    const obj = val as Record<string, unknown>;
+    const legacy = !smallcaps && '@qclass' in obj ? qclassRecord(obj, slots, ctx) : undefined;
+    text = legacy ?? record(Object.entries(obj), slots, smallcaps, ctx);
+  } else if (typeof val === 'string' && smallcaps) {
+    text = smallcapsString(val, slots, ctx);
+  } else {
+    text = JSON.stringify(val) ?? UNINTELLIGIBLE;
+  }
+  return big(text, ctx);
+}
+
+/** Splits a capdata body into its decoded JSON and whether it is smallcaps. */
+export function decodeBody(data: CapData): { value: unknown; smallcaps: boolean } {
+  const body = data.body;
+  const smallcaps = body.charAt(0) === '#';
+  return { value: JSON.parse(smallcaps ? body.slice(1) : body), smallcaps };
+}
+
+function isCapData(data: unknown): data is CapData {
+  return (
+    data !== null &&
+    typeof data === 'object' &&
+    typeof (data as CapData).body === 'string' &&
+    Array.isArray((data as CapData).slots)
+  );
+}
+
+/** A whole capdata value (a resolution, startVat parameters, an invoke result). */
+export function renderCapData(data: unknown, ctx: ValueContext): string {
+  if (!isCapData(data)) return big(JSON.stringify(data) ?? UNINTELLIGIBLE, ctx);
+  try {
+    const { value, smallcaps } = decodeBody(data);
+    return renderValue(value, data.slots, smallcaps, ctx);
+  } catch {
+    return UNINTELLIGIBLE;
+  }
+}
+
+/** A method selector: bare name, `[symbol]`, or `<funcall>` when absent. */
+export function renderMethod(method: unknown, smallcaps: boolean): string {
+  if (method === undefined || method === null) return '<funcall>';
+  if (typeof method === 'string') {
+    if (!smallcaps) return method;
+    const rest = method.slice(1);
+    switch (method.charAt(0)) {
+      case '%':
+        return `[${rest}]`;
+      case '#':
+        return rest === 'undefined' ? '<funcall>' : '<unintelligible method>';
+      case '!':
+        return rest;
+      case '+':
+      case '-':
+      case '$':
+      case '&':
+        return '<unintelligible method>';
+      default:
+        return method;
+    }
+  }
+  if (typeof method === 'object' && !smallcaps) {
+    const qclass = (method as Record<string, unknown>)['@qclass'];
+    if (qclass === 'undefined') return '<funcall>';
+    if (qclass === 'symbol') return `[${String((method as Record<string, unknown>).name)}]`;
+    if (qclass === '@@asyncIterator') return '[Symbol.asyncIterator]';
+  }
+  return '<unintelligible method>';
+}
+
+/** `methargs` capdata (`[method, args]`) to `{ method, args }` text. */
+export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: string; args: string } {
+  if (!isCapData(methargs)) return { method: '<unintelligible method>', args: '<unintelligible message args>' };
+  try {
+    const { value, smallcaps } = decodeBody(methargs);
+    const [method, args] = value as [unknown, unknown[]];
+    const argText = (Array.isArray(args) ? args : []).map((a) => renderValue(a, methargs.slots, smallcaps, ctx));
+    return { method: renderMethod(method, smallcaps).replaceAll('"', ''), args: argText.join(', ') };
+  } catch {
+    return { method: '<unintelligible method>', args: '<unintelligible message args>' };
+  }
+}
+
+/** Call arguments capdata (an array body), as for `invoke`. */
+export function renderCallArgs(argsData: unknown, ctx: ValueContext): string {
+  if (!isCapData(argsData)) return '<unintelligible call args>';
+  try {
+    const { value, smallcaps } = decodeBody(argsData);
+    if (!Array.isArray(value)) return renderValue(value, argsData.slots, smallcaps, ctx);
+    return value.map((a) => renderValue(a, argsData.slots, smallcaps, ctx)).join(', ');
+  } catch {
+    return '<unintelligible call args>';
+  }
+}
