@@ -3,6 +3,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
+import { parseCrankRanges, SelectionError, type SelectionSpec } from '../analyses/selection.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 
 export function parseNonNegativeInt(value: string): number {
@@ -33,4 +34,28 @@ export function annotationsFrom(opts: { annotations?: string; annot?: string }):
     if (err instanceof AnnotationError) throw new CliError(`annotation file ${err.message}`, EXIT_USAGE);
     throw err;
   }
+}
+
+/** `--cranks LIST` and `--vat V` (repeatable). */
+export function selectionOptions(): Option[] {
+  return [
+    new Option('--cranks <list>', 'only these cranks: 7215-7495,8000,9000-'),
+    new Option('--vat <vat>', 'only cranks of this vat (ID like v46, or a vat name); repeatable').argParser(
+      (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+    ),
+  ];
+}
+
+export function selectionFrom(opts: { cranks?: string; vat?: string[] }): SelectionSpec {
+  const spec: SelectionSpec = {};
+  if (opts.cranks !== undefined) {
+    try {
+      spec.cranks = parseCrankRanges(opts.cranks);
+    } catch (err) {
+      if (err instanceof SelectionError) throw new CliError(`--cranks: ${err.message}`, EXIT_USAGE);
+      throw err;
+    }
+  }
+  if (opts.vat?.length) spec.vats = opts.vat;
+  return spec;
 }

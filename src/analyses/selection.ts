@@ -1,0 +1,94 @@
+/**
+ * Crank and vat selection: `--cranks 7215-7495,8000,9000-` and `--vat v46`
+ * (repeatable; a vat name from the slog or the annotations works too).
+ */
+import type { Crank } from '../model/crank.js';
+import type { VatNames } from '../model/vats.js';
+
+/** An inclusive range; `to` is Infinity for an open end (`9000-`). */
+export interface CrankRange {
+  from: number;
+  to: number;
+}
+
+export class SelectionError extends Error {}
+
+/** Parses `7215-7495,8000,9000-` (also `-100` for 0-100). */
+export function parseCrankRanges(text: string): CrankRange[] {
+  const ranges: CrankRange[] = [];
+  for (const raw of text.split(',')) {
+    const part = raw.trim();
+    const m = /^(\d*)(-?)(\d*)$/.exec(part);
+    if (!part || !m || (!m[1] && !m[3])) {
+      throw new SelectionError(`bad crank range "${part}" (expected N, N-M, N- or -M, separated by commas)`);
+    }
+    const from = m[1] ? Number(m[1]) : 0;
+    const to = m[2] ? (m[3] ? Number(m[3]) : Infinity) : from;
+    if (to < from) throw new SelectionError(`bad crank range "${part}" (${to} is before ${from})`);
+    ranges.push({ from, to });
+  }
+  return ranges;
+}
+
+export function formatCrankRanges(ranges: readonly CrankRange[]): string {
+  return ranges
+    .map(({ from, to }) => (to === Infinity ? `${from}-` : from === to ? `${from}` : `${from}-${to}`))
+    .join(',');
+}
+
+export interface SelectionSpec {
+  cranks?: CrankRange[];
+  /** Vat IDs (`v46`) or names (`walletFactory`), matched when the crank is seen. */
+  vats?: string[];
+}
+
+/**
+ * Decides which cranks an analysis looks at. Vat names are resolved through
+ * the VatNames the pass keeps (annotations first, then names learned from the
+ * slog so far), so a name works once its create-vat has been seen.
+ */
+export class CrankSelection {
+  constructor(
+    readonly spec: SelectionSpec,
+    private readonly vats: VatNames,
+  ) {}
+
+  get isAll(): boolean {
+    return !this.spec.cranks?.length && !this.spec.vats?.length;
+  }
+
+  hasCrank(crankNum: number): boolean {
+    const ranges = this.spec.cranks;
+    if (!ranges?.length) return true;
+    return ranges.some((r) => crankNum >= r.from && crankNum <= r.to);
+  }
+
+  hasVat(vatID: string | undefined): boolean {
+    const wanted = this.spec.vats;
+    if (!wanted?.length) return true;
+    if (vatID === undefined) return false;
+    const name = this.vats.lookup(vatID);
+    return wanted.some((w) => w === vatID || (name !== undefined && w === name));
+  }
+
+  /** Routing cranks have no vat: a --vat selection leaves them out. */
+  matches(crank: Crank): boolean {
+    if (!this.hasCrank(crank.crankNum)) return false;
+    if (this.spec.vats?.length && crank.crankType === 'routing') return false;
+    return this.hasVat(crank.vatID);
+  }
+
+  /** The highest crank number any range can still match (Infinity if open): lets a pass stop early. */
+  get lastCrank(): number {
+    const ranges = this.spec.cranks;
+    if (!ranges?.length) return Infinity;
+    return Math.max(...ranges.map((r) => r.to));
+  }
+
+  describe(): string {
+    const parts: string[] = [];
+    if (this.spec.cranks?.length) parts.push(`cranks ${formatCrankRanges(this.spec.cranks)}`);
+    if (this.spec.vats?.length) parts.push(`vat ${this.spec.vats.join(', ')}`);
+    return parts.join(' and ') || 'all cranks';
+  }
+}
