@@ -17,15 +17,20 @@ Examples:
   slogulate --annotations annot.json chain.slog name krefs, vats and cranks
   slogulate chain.slog | head                   stops quietly when the reader does`;
 
+/** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
+function usageError(message: string, write: (s: string) => void): void {
+  const text = message.trim().replace(/^error: /, '');
+  write(`slogulate: ${text} (see slogulate --help)\n`);
+}
+
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name('slogulate')
     .description('Turn a SwingSet slog (JSON lines, plain or gzipped, file or stdin) into terse text.')
     .argument('[file]', 'the slog; - or nothing reads stdin')
-    .showHelpAfterError('(run slogulate --help for usage)')
     .exitOverride()
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+    .configureOutput({ outputError: usageError });
   addRenderOptions(program);
   program.addHelpText('after', EXAMPLES);
   program.action(async (file: string | undefined, opts: RenderCliOptions) => {
@@ -33,7 +38,7 @@ export function buildProgram(): Command {
   });
   for (const register of SUBCOMMANDS) {
     const sub = register(program);
-    sub.exitOverride();
+    sub.exitOverride().configureOutput({ outputError: usageError });
   }
   return program;
 }

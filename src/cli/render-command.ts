@@ -22,6 +22,8 @@ export interface RenderCliOptions {
   clist: boolean;
   usesloggertags?: boolean;
   summarize?: boolean;
+  /** Commander's spelling of --no-times: false when given. */
+  times?: boolean;
   out?: string;
   strict?: boolean;
 }
@@ -41,6 +43,7 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--no-clist', 'no clist lines')
     .option('--usesloggertags', "use the slogger's full tags (syscall send, notify fulfilled, ...)")
     .option('--summarize', 'end with a count of each entry type')
+    .option('--no-times', 'drop every wall-clock figure, so that runs of the same work diff cleanly')
     .option('-o, --out <file>', 'write to file instead of stdout')
     .option('--strict', 'exit with status 1 if any line is not a slog entry');
   return cmd;
@@ -57,6 +60,7 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
     clist: opts.clist,
     usesloggertags: opts.usesloggertags === true,
     summarize: opts.summarize === true,
+    noTimes: opts.times === false,
   };
 }
 
@@ -69,10 +73,10 @@ export async function renderCommand(file: string | undefined, opts: RenderCliOpt
     annotations,
     out: (text) => out.write(text),
   });
-  renderer.begin();
   try {
     const result = await runSlog({
       file,
+      onOpen: () => renderer.begin(),
       observe: (entry) => renderer.observe(entry),
       sink: renderer,
       afterBatch: () => out.drained(),
