@@ -5,9 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseAnnotations } from '../src/model/annotations.js';
+import type { SlogEntry } from '../src/model/types.js';
 import { bodyLines, deliveryCrank, legacy, renderEntries, sc } from './render-helpers.js';
 
-const v1 = (inner: Record<string, unknown>[]) => deliveryCrank(5, 'v1', inner);
+const v1 = (inner: SlogEntry[]) => deliveryCrank(5, 'v1', inner);
 
 describe('deliveries', () => {
   it('message, with legacy capdata too', () => {
@@ -288,5 +289,25 @@ describe('clist and console', () => {
     expect(bodyLines(entries, {}, annotations)[1]).toBe('import: v1:<bobRef> :: <bob>');
     expect(bodyLines(entries, { clist: false })[1]).toBe('log: setup done {"n":1} 2');
     expect(bodyLines(entries, { nonoise: true })[0]).toBe('log: setup done {"n":1} 2');
+  });
+});
+
+describe('a slog that starts inside a crank', () => {
+  it('renders the crank tail with the usual lines', () => {
+    const lines = bodyLines([
+      { type: 'syscall', crankNum: 4, vatID: 'v1', ksc: ['send', 'ko1', { methargs: sc(['ping', []]), result: 'kp9' }], time: 1 },
+      { type: 'syscall-result', crankNum: 4, vatID: 'v1', ksr: ['ok', null], time: 1.00002 },
+      { type: 'syscall', crankNum: 4, vatID: 'v1', ksc: ['subscribe', 'v1', 'kp9'], time: 1.1 },
+      { type: 'clist', crankNum: 4, mode: 'drop', vatID: 'v1', kobj: 'kp8', vobj: 'p-60' },
+      { type: 'crank-start', crankType: 'routing', crankNum: 5, time: 2 },
+      { type: 'crank-finish', crankNum: 5, time: 2.0001 },
+    ]);
+    expect(lines).toEqual([
+      'send: @ko1 <- ping(): @kp9',
+      'subscribe: @kp9',
+      'drop: v1:@p-60 :: @kp8',
+      'crank-start: routing crank 5',
+      'crank-finish: 100µs crank 5',
+    ]);
   });
 });

@@ -23,12 +23,32 @@ function usageError(message: string, write: (s: string) => void): void {
   write(`slogulate: ${text} (see slogulate --help)\n`);
 }
 
-export function buildProgram(): Command {
+/**
+ * The subcommand a command line asks for (its first word that is not an
+ * option; `help X` asks for X), if it is one.
+ */
+export function requestedSubcommand(args: readonly string[]): string | undefined {
+  const words = args.filter((a) => !a.startsWith('-'));
+  const first = words[0] === 'help' ? words[1] : words[0];
+  return SUBCOMMANDS.some((c) => c.name === first) ? first : undefined;
+}
+
+/**
+ * The program. Only the requested subcommand's code is loaded (all of them
+ * with `full`, or for `completion`, which describes them all); the others are
+ * listed by name and summary for --help.
+ */
+export async function buildProgram(options: { args?: readonly string[]; full?: boolean } = {}): Promise<Command> {
+  const requested = requestedSubcommand(options.args ?? []);
+  const full = options.full === true || requested === 'completion';
   const program = new Command();
   program
     .name('slogulate')
     .description('Turn a SwingSet slog (JSON lines, plain or gzipped, file or stdin) into terse text.')
     .argument('[file]', 'the slog; - or nothing reads stdin')
+    // Options after a subcommand's name belong to the subcommand, even where
+    // the render (the root command) has one of the same name (--annotations, -o).
+    .enablePositionalOptions()
     .exitOverride()
     .configureOutput({ outputError: usageError });
   addRenderOptions(program);
@@ -36,15 +56,29 @@ export function buildProgram(): Command {
   program.action(async (file: string | undefined, opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(file, opts);
   });
-  for (const register of SUBCOMMANDS) {
-    const sub = register(program);
-    sub.exitOverride().configureOutput({ outputError: usageError });
+  for (const sub of SUBCOMMANDS) {
+    const cmd =
+      full || sub.name === requested
+        ? (await sub.load()).register(program)
+        : program.command(`${sub.name} ${sub.usage.replace('[options]', '').trim()}`.trim()).description(sub.summary);
+    cmd.exitOverride().configureOutput({ outputError: usageError });
   }
   return program;
 }
 
+/** `slogulate ... | head`: when the reader goes away, stop quietly (help text included). */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw err;
+    });
+  }
+}
+
 export async function main(argv: string[] = process.argv): Promise<void> {
-  const program = buildProgram();
+  quietOnClosedPipe();
+  const program = await buildProgram({ args: argv.slice(2) });
   try {
     await program.parseAsync(argv);
   } catch (err) {

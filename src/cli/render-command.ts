@@ -4,12 +4,16 @@
 import { Option, type Command } from 'commander';
 import { TextRenderer } from '../render/text-renderer.js';
 import { DEFAULT_BIG_WIDTH, type RenderOptions } from '../render/options.js';
-import { annotationOptions, annotationsFrom, parseNonNegativeInt } from './common-options.js';
-import { EXIT_FAILURE, EXIT_OK } from './errors.js';
+import { CrankSelection } from '../analyses/selection.js';
+import type { Crank } from '../model/crank.js';
+import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from './common-options.js';
+import { EXIT_FAILURE, EXIT_OK, warn } from './errors.js';
 import { Output } from './output.js';
 import { runSlog } from './run-slog.js';
+import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
+import { watchRender } from './watch.js';
 
-export interface RenderCliOptions {
+export interface RenderCliOptions extends TerminalCliOptions {
   nonoise?: boolean;
   novatstore?: boolean;
   timing?: boolean;
@@ -26,6 +30,8 @@ export interface RenderCliOptions {
   times?: boolean;
   out?: string;
   strict?: boolean;
+  cranks?: string;
+  vat?: string[];
 }
 
 /** Adds the render options (the slogulator's spellings) to a command. */
@@ -36,6 +42,7 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--timing', 'times in crank headers, and after each syscall line')
     .option('--bigwidth <n>', `print values longer than n characters as <BIG> (default ${DEFAULT_BIG_WIDTH})`, parseNonNegativeInt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of selectionOptions()) cmd.addOption(opt);
   cmd
     .addOption(new Option('--vatspace', 'show refs as the vat sees them (vrefs)').conflicts('kernelspace'))
     .option('--kernelspace', 'show refs as the kernel sees them (krefs; the default)')
@@ -46,6 +53,7 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--no-times', 'drop every wall-clock figure, so that runs of the same work diff cleanly')
     .option('-o, --out <file>', 'write to file instead of stdout')
     .option('--strict', 'exit with status 1 if any line is not a slog entry');
+  for (const opt of terminalOptions()) cmd.addOption(opt);
   return cmd;
 }
 
@@ -66,25 +74,45 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
 
 /** Renders one slog; resolves to the exit status. */
 export async function renderCommand(file: string | undefined, opts: RenderCliOptions): Promise<number> {
+  if (opts.watch) return watchRender(file, opts, (out) => renderCommand(file, { ...opts, watch: false, out }));
   const annotations = annotationsFrom(opts);
+  const spec = selectionFrom(opts);
+  const terminal = new TerminalSession(file, opts, annotations);
   const out = Output.open(opts.out);
+  // --cranks/--vat: every entry is still observed (names learned anywhere apply), only
+  // selected cranks print; entries outside cranks print only without a selection.
+  let selected = 0;
+  const selectCrank = (crank: Crank): boolean => {
+    const keep = selection.matches(crank);
+    if (keep) selected += 1;
+    return keep;
+  };
   const renderer = new TextRenderer({
     options: renderOptionsFrom(opts),
     annotations,
-    out: (text) => out.write(text),
+    out: await terminal.textOut(out),
+    ...(spec.cranks || spec.vats ? { selectCrank, printOutside: false } : {}),
   });
+  const selection = new CrankSelection(spec, renderer.vats);
   try {
     const result = await runSlog({
       file,
-      onOpen: () => renderer.begin(),
+      onOpen: (source) => {
+        renderer.begin();
+        terminal.opened(source, out);
+      },
       observe: (entry) => renderer.observe(entry),
       sink: renderer,
-      afterBatch: () => out.drained(),
+      render: renderer, // may render on worker threads (same bytes)
+      ...terminal.runHooks(out), // afterBatch: backpressure (and a flush per batch with --follow)
     });
+    terminal.close();
     renderer.end();
     await out.close();
+    if (!selection.isAll && selected === 0) warn(`${result.source.name}: no cranks match ${selection.describe()}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (err) {
+    terminal.close();
     await out.close().catch(() => undefined);
     throw err;
   }

@@ -2,11 +2,18 @@
  * The one streaming pass every command makes: open the slog, parse its lines,
  * report bad lines (`slogulate: FILE:LINE: why`) and skip them, and feed the
  * entries to a crank assembler and its sink.
+ *
+ * The text render (`render`) may instead run on worker threads
+ * (src/input/parallel-render.ts): same bytes, on every core.
  */
+import { availableParallelism } from 'node:os';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { SlogEntry } from '../model/types.js';
+import type { TextRenderer } from '../render/text-renderer.js';
 import { forEachEntry, type ReadStats } from '../input/entries.js';
 import { InputError, openSlog, type SlogSource } from '../input/open.js';
+import type { ParallelRenderConfig } from '../input/parallel-render.js';
+import { renderLineParser } from '../input/render-lines.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
 
 export interface SlogRun {
@@ -20,6 +27,52 @@ export interface SlogRun {
   afterBatch?: () => Promise<void> | void;
   /** Called once the source is open (e.g. to start a progress display). */
   onOpen?: (source: SlogSource) => void;
+  /** Opens a file (not stdin) in place of openSlog, e.g. to follow a growing file. May throw InputError. */
+  open?: (path: string) => SlogSource | Promise<SlogSource>;
+  /**
+   * The text render: when `sink` is this renderer and `observe` only calls its
+   * `observe`, the render may run on worker threads (same bytes; not with
+   * `open`, nor with a renderer that selects cranks).
+   */
+  render?: TextRenderer;
+}
+
+/** Chunks of the parallel render: about this many bytes (SLOGULATE_CHUNK_BYTES). */
+const CHUNK_BYTES = 4 << 20;
+
+/** SLOGULATE_FAST=0: the plain path only (no threads, every line parsed), to compare against. */
+function fastPathsOn(): boolean {
+  return process.env.SLOGULATE_FAST !== '0';
+}
+
+function envNumber(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+/**
+ * How to render in parallel, or undefined to render on this thread. Worker
+ * threads: SLOGULATE_WORKERS (0: never), else one per core but the main
+ * thread's (which renders chunks too) when there are two cores or more.
+ */
+function parallelPlan(run: SlogRun, source: SlogSource): Omit<ParallelRenderConfig, 'onBadLine' | 'afterBatch'> | undefined {
+  const renderer = run.render;
+  if (!renderer || run.sink !== renderer || run.open || !fastPathsOn()) return undefined;
+  if (renderer.config.selectCrank || renderer.config.printOutside === false) return undefined;
+  const cores = availableParallelism();
+  const workers = envNumber('SLOGULATE_WORKERS') ?? (cores >= 2 ? Math.min(cores - 1, 7) : 0);
+  if (workers < 1) return undefined;
+  const chunkBytes = Math.max(1, envNumber('SLOGULATE_CHUNK_BYTES') ?? CHUNK_BYTES);
+  // A small plain file is one chunk: no thread would help.
+  if (!source.gzipped && source.rawSize !== undefined && source.rawSize < chunkBytes * 2) return undefined;
+  try {
+    structuredClone({ options: renderer.config.options, annotations: renderer.config.annotations });
+  } catch {
+    return undefined;
+  }
+  return { lite: true, workers, chunkBytes, mainRenders: process.env.SLOGULATE_MAIN_RENDERS !== '0', workerYoungMb: envNumber('SLOGULATE_WORKER_YOUNG_MB'), maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
 }
 
 export interface SlogRunResult extends ReadStats {
@@ -27,9 +80,12 @@ export interface SlogRunResult extends ReadStats {
 }
 
 export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
+  if (process.env.SLOGULATE_V8_FLAGS) (await import('node:v8')).setFlagsFromString(process.env.SLOGULATE_V8_FLAGS);
+  // Loaded before the slog is opened: nothing may come between opening a stream and reading it.
+  const parallel = run.render && run.sink === run.render && !run.open && fastPathsOn() ? await import('../input/parallel-render.js') : undefined;
   let source: SlogSource;
   try {
-    source = await openSlog(run.file);
+    source = run.open && run.file !== undefined && run.file !== '-' ? await run.open(run.file) : await openSlog(run.file);
   } catch (err) {
     if (err instanceof InputError) throw new CliError(err.message, EXIT_USAGE);
     throw err;
@@ -37,17 +93,26 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
   run.onOpen?.(source);
   const assembler = new CrankAssembler(run.sink);
   const observe = run.observe;
+  const onBadLine = (bad: { line: number; why: string }): void => warn(`${source.name}:${bad.line}: ${bad.why}`);
+  const plan = parallelPlan(run, source);
   let stats: ReadStats;
   try {
-    stats = await forEachEntry(
-      source,
-      (entry, line) => {
-        if (observe) observe(entry, line);
-        assembler.push(entry, line);
-      },
-      (bad) => warn(`${source.name}:${bad.line}: ${bad.why}`),
-      run.afterBatch,
-    );
+    if (plan && parallel && run.render) {
+      stats = await parallel.renderInParallel(source, run.render, { ...plan, onBadLine, afterBatch: run.afterBatch });
+    } else {
+      // The render reads lines its options drop without parsing them.
+      const lite = run.render && run.sink === run.render && fastPathsOn() ? run.render : undefined;
+      stats = await forEachEntry(
+        source,
+        (entry, line) => {
+          if (observe) observe(entry, line);
+          assembler.push(entry, line);
+        },
+        onBadLine,
+        run.afterBatch,
+        lite ? renderLineParser(lite.config.options, assembler) : undefined,
+      );
+    }
   } catch (err) {
     if (err instanceof CliError) throw err;
     const code = (err as NodeJS.ErrnoException).code;

@@ -16,18 +16,24 @@ export interface ReadStats {
   badLines: number;
 }
 
+/** Reads one line: the entry, a reason it is not one, or undefined for a blank line (parse.ts). */
+export type LineParser = (text: string, unterminated: boolean) => SlogEntry | string | undefined;
+
 export async function forEachEntry(
   source: SlogSource,
   onEntry: EntryHandler,
   onBadLine: (bad: BadLine) => void,
   afterBatch?: () => Promise<void> | void,
+  parse: LineParser = parseLine,
 ): Promise<ReadStats> {
   const stats: ReadStats = { lines: 0, entries: 0, badLines: 0 };
-  for await (const batch of readLineBatches(source.stream)) {
+  const chunks = source.chunks;
+  const input = chunks ? { [Symbol.asyncIterator]: chunks } : source.stream;
+  for await (const batch of readLineBatches(input)) {
     const { lines, firstLine } = batch;
     for (let i = 0; i < lines.length; i += 1) {
       const line = firstLine + i;
-      const parsed = parseLine(lines[i] as string, batch.unterminatedLast);
+      const parsed = parse(lines[i] as string, batch.unterminatedLast && i === lines.length - 1);
       if (parsed === undefined) continue;
       if (typeof parsed === 'string') {
         stats.badLines += 1;

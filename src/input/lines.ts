@@ -19,7 +19,11 @@ function decode(buf: Buffer, start: number, end: number): string {
   return buf.toString('utf8', start, end);
 }
 
-export async function* readLineBatches(stream: Readable): AsyncGenerator<LineBatch> {
+/**
+ * Chunks may be borrowed (valid only until the next one is read): what is
+ * kept of one (an unfinished line) is copied.
+ */
+export async function* readLineBatches(stream: Readable | AsyncIterable<Buffer>): AsyncGenerator<LineBatch> {
   let carry: Buffer[] = [];
   let carryLength = 0;
   let lineNo = 1;
@@ -42,7 +46,7 @@ export async function* readLineBatches(stream: Readable): AsyncGenerator<LineBat
       nl = chunk.indexOf(10, start);
     }
     if (start < chunk.length) {
-      carry.push(chunk.subarray(start));
+      carry.push(Buffer.from(chunk.subarray(start)));
       carryLength += chunk.length - start;
     }
     if (lines.length) {

@@ -4,6 +4,7 @@
  * decompressed on the fly (concatenated gzip members included).
  */
 import { closeSync, createReadStream, openSync, readSync, statSync } from 'node:fs';
+import { open as openHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 
@@ -29,6 +30,38 @@ export interface SlogSource {
   rawBytesRead: () => number;
   rawSize: number | undefined;
   gzipped: boolean;
+  /**
+   * For a plain file: its bytes read into one reused buffer, each chunk valid
+   * only until the next is asked for (no garbage left per chunk). Use either
+   * this or `stream`, not both.
+   */
+  chunks?: () => AsyncIterator<Buffer>;
+}
+
+/** Reads a file into one reused buffer; `count` is told each read's size. */
+async function* reusedChunks(path: string, count: (n: number) => void): AsyncGenerator<Buffer> {
+  let handle;
+  try {
+    handle = await openHandle(path, 'r');
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  try {
+    const buf = Buffer.allocUnsafeSlow(CHUNK);
+    for (;;) {
+      let bytesRead: number;
+      try {
+        ({ bytesRead } = await handle.read(buf, 0, CHUNK, null));
+      } catch (err) {
+        throw new InputError(path, describe(err));
+      }
+      if (bytesRead === 0) return;
+      count(bytesRead);
+      yield buf.subarray(0, bytesRead);
+    }
+  } finally {
+    await handle.close();
+  }
 }
 
 function isGzipMagic(bytes: Buffer): boolean {
@@ -74,19 +107,35 @@ export function openFile(path: string): SlogSource {
   } catch (err) {
     throw new InputError(path, describe(err));
   }
-  const raw = createReadStream(path, { highWaterMark: CHUNK });
   let read = 0;
-  raw.on('data', (chunk: Buffer | string) => {
-    read += chunk.length;
-  });
+  const count = (n: number): void => {
+    read += n;
+  };
+  const rawStream = (): Readable => {
+    const raw = createReadStream(path, { highWaterMark: CHUNK });
+    raw.on('data', (chunk: Buffer | string) => count(chunk.length));
+    return raw;
+  };
   const gzipped = isGzipMagic(head);
-  if (!gzipped) raw.on('error', (err) => raw.destroy(new InputError(path, describe(err))));
+  if (gzipped) {
+    return { name: path, stream: gunzipped(rawStream(), path), rawBytesRead: () => read, rawSize: size, gzipped };
+  }
+  // The stream is made only if asked for: readers that can use `chunks` do.
+  let stream: Readable | undefined;
   return {
     name: path,
-    stream: gzipped ? gunzipped(raw, path) : raw,
+    get stream(): Readable {
+      if (!stream) {
+        const raw = rawStream();
+        raw.on('error', (err) => raw.destroy(new InputError(path, describe(err))));
+        stream = raw;
+      }
+      return stream;
+    },
     rawBytesRead: () => read,
     rawSize: size,
     gzipped,
+    chunks: () => reusedChunks(path, count),
   };
 }
 

@@ -35,6 +35,11 @@ export class CrankAssembler {
     return this.current !== undefined;
   }
 
+  /** Is a syscall of the open crank waiting for its result? */
+  get awaitingResult(): boolean {
+    return this.pending !== undefined;
+  }
+
   push(entry: SlogEntry, line: number): void {
     const type = entry.type;
     if (type === 'crank-start') {

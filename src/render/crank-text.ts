@@ -10,12 +10,13 @@ import type { KernelLines } from './kernel-lines.js';
 import { syscallLines } from './syscall-lines.js';
 
 /** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%] 4 syscalls 12345 computrons` */
-export function timingText(crank: Crank): string {
+export function timingText(crank: Crank, noTimes = false): string {
   const { total, syscall, syscallCount, computrons } = crank.timing;
   const local = total - syscall;
   const figures = `[total:${micros(total)} local:${micros(local)} ${percent(local / total)} syscall:${micros(syscall)} ${percent(syscall / total)}]`;
   const compute = computrons === undefined ? '' : ` ${computrons} computrons`;
-  return `${figures} ${syscallCount} syscalls${compute}`;
+  // --no-times keeps only what the vats did: the syscall count and computrons.
+  return `${noTimes ? '' : `${figures} `}${syscallCount} syscalls${compute}`;
 }
 
 /** The vat's printed name in a crank header. */
@@ -36,11 +37,12 @@ export function crankHeader(ctx: RenderContext, crank: Crank): string {
   const routing = crank.crankType === 'routing';
   const who = routing ? 'routing' : `${crank.vatID} ${crankVatName(ctx, crank)}`;
   if (!crank.finish) return `// crank ${crankNum}: ${who} (unfinished)`;
-  if (routing) return `// crank ${crankNum}: routing${ctx.options.timing ? ` ${micros(crank.timing.total)}` : ''}`;
+  const { timing, noTimes } = ctx.options;
+  if (routing) return `// crank ${crankNum}: routing${timing && !noTimes ? ` ${micros(crank.timing.total)}` : ''}`;
   const label = ctx.annotations.crankLabels.get(crankNum);
   const labelText = label === undefined ? '' : ` --- ${label}`;
-  const timing = ctx.options.timing ? ` ${timingText(crank)}` : '';
-  return `// crank ${crankNum}: ${who}${labelText}${timing}`;
+  const timingPart = timing ? ` ${timingText(crank, noTimes)}` : '';
+  return `// crank ${crankNum}: ${who}${labelText}${timingPart}`;
 }
 
 function clistLine(ctx: RenderContext, entry: ClistEntry): string[] {
@@ -57,6 +59,12 @@ function consoleLine(ctx: RenderContext, entry: ConsoleEntry): string {
   return `${tag}: ${args}`;
 }
 
+/** An entry without its wall-clock fields (for --no-times). */
+function withoutTimes(entry: SlogEntry): Record<string, unknown> {
+  const { time: _time, monotime: _monotime, ...rest } = entry;
+  return rest;
+}
+
 /** The lines of an entry inside a crank, other than a syscall. */
 export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogEntry): string[] {
   switch (entry.type) {
@@ -69,7 +77,7 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
     case 'console':
       return [consoleLine(ctx, entry as ConsoleEntry)];
     default:
-      return kernel.lines(entry) ?? [`@ ${entry.type}: ${JSON.stringify(entry)}`];
+      return kernel.lines(entry) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
 }
 
@@ -83,6 +91,9 @@ export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank)
     const lines = item.kind === 'syscall' ? syscallLines(ctx, item) : entryLines(ctx, kernel, item.entry);
     for (const line of lines) out.push(line);
   }
-  if (crank.finish && !nonoise) out.push(`crank-finish: ${micros(crank.timing.total)} crank ${crank.finish.crankNum}`);
+  if (crank.finish && !nonoise) {
+    const took = ctx.options.noTimes ? '' : `${micros(crank.timing.total)} `;
+    out.push(`crank-finish: ${took}crank ${crank.finish.crankNum}`);
+  }
   return out;
 }

@@ -29,9 +29,9 @@ const t = (entry: SlogEntry): number => (typeof entry.time === 'number' ? entry.
 /** Fields a generic `cosmic-swingset-*` line leaves out. */
 const GENERIC_SKIP = new Set(['type', 'time', 'monotime']);
 
-function genericCosmic(entry: SlogEntry): string {
+function genericCosmic(entry: SlogEntry, noTimes: boolean): string {
   const parts = Object.entries(entry)
-    .filter(([k]) => !GENERIC_SKIP.has(k))
+    .filter(([k]) => !GENERIC_SKIP.has(k) && !(noTimes && k === 'seconds'))
     .map(([k, v]) => (k === 'seconds' && typeof v === 'number' ? `${k}=${micros(v)}` : `${k}=${JSON.stringify(v)}`));
   return parts.length ? `${entry.type}: ${parts.join(' ')}` : `${entry.type}:`;
 }
@@ -40,6 +40,11 @@ export class KernelLines {
   private readonly spans = new Spans();
 
   constructor(private readonly ctx: RenderContext) {}
+
+  /** ` 2143µs`, or nothing with --no-times. */
+  private took(seconds: number): string {
+    return this.ctx.options.noTimes ? '' : ` ${micros(seconds)}`;
+  }
 
   /** The lines of a non-crank entry; `undefined` when the type is not one of these. */
   lines(entry: SlogEntry): string[] | undefined {
@@ -50,17 +55,17 @@ export class KernelLines {
         s.kernelInit = t(entry);
         return [];
       case 'kernel-init-finish':
-        return [`kernel-init: ${micros(t(entry) - s.kernelInit)}`];
+        return [`kernel-init:${this.took(t(entry) - s.kernelInit)}`];
       case 'bundle-kernel-start':
         s.bundleKernel = t(entry);
         return [];
       case 'bundle-kernel-finish':
-        return [`bundle-kernel: ${micros(t(entry) - s.bundleKernel)}`];
+        return [`bundle-kernel:${this.took(t(entry) - s.bundleKernel)}`];
       case 'import-kernel-start':
         s.importKernel = t(entry);
         return [];
       case 'import-kernel-finish':
-        return [`kernel-import: ${micros(t(entry) - s.importKernel)}`];
+        return [`kernel-import:${this.took(t(entry) - s.importKernel)}`];
       case 'create-vat': {
         const vatID = String(entry.vatID);
         const how = entry.dynamic ? 'dynamic' : 'static';
@@ -74,7 +79,7 @@ export class KernelLines {
         if (!start || start.vatID !== entry.vatID) {
           return [`vat-startup-finish vat ${inline(entry.vatID)} doesn't match vat-startup-start vat ${inline(start?.vatID)}`];
         }
-        return [`vat-startup: ${inline(entry.vatID)} ${micros(t(entry) - start.time)}`];
+        return [`vat-startup: ${inline(entry.vatID)}${this.took(t(entry) - start.time)}`];
       }
       case 'start-replay':
         s.replay = { vatID: entry.vatID, time: t(entry) };
@@ -84,7 +89,7 @@ export class KernelLines {
         if (!start || start.vatID !== entry.vatID) {
           return [`finish-replay vat ${inline(entry.vatID)} doesn't match start-replay vat ${inline(start?.vatID)}`];
         }
-        return [`finish-replay ${inline(entry.vatID)} ${micros(t(entry) - start.time)}`];
+        return [`finish-replay ${inline(entry.vatID)}${this.took(t(entry) - start.time)}`];
       }
       case 'heap-snapshot-save': {
         const pos = entry.endPosition as unknown;
@@ -140,7 +145,8 @@ export class KernelLines {
         const begin = s.block?.time ?? NaN;
         const first = micros(s.endBlockStart - begin);
         const second = micros(t(entry) - s.endBlockStart);
-        return [`cosmic-swingset-end-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)} ${first}+${second}`];
+        const took = this.ctx.options.noTimes ? '' : ` ${first}+${second}`;
+        return [`cosmic-swingset-end-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${took}`];
       }
       case 'cosmic-swingset-commit-block-start':
         s.commitBlockStart = t(entry);
@@ -151,7 +157,8 @@ export class KernelLines {
         const begin = s.block?.time ?? NaN;
         const first = micros(s.commitBlockStart - begin);
         const second = micros(t(entry) - s.commitBlockStart);
-        return [`cosmic-swingset-commit-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)} ${first}+${second}`];
+        const took = this.ctx.options.noTimes ? '' : ` ${first}+${second}`;
+        return [`cosmic-swingset-commit-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${took}`];
       }
       case 'cosmic-swingset-bootstrap-block-start':
         s.bootstrapBlock = { blockTime: entry.blockTime, time: t(entry) };
@@ -163,7 +170,7 @@ export class KernelLines {
             `cosmic-swingset-bootstrap-block-finish time ${inline(entry.blockTime)} doesn't match cosmic-swingset-bootstrap-block-start time ${inline(start?.blockTime)}`,
           ];
         }
-        return [`cosmic-swingset-bootstrap-block: ${micros(t(entry) - start.time)}`];
+        return [`cosmic-swingset-bootstrap-block:${this.took(t(entry) - start.time)}`];
       }
       case 'cosmic-swingset-after-commit-stats':
         return ['cosmic-swingset-after-commit-stats'];
@@ -172,7 +179,7 @@ export class KernelLines {
       case 'cosmic-swingset-deliver-inbound':
         return [`cosmic-swingset-deliver-inbound: ${inline(entry.count)} ${inline(entry.sender)}`];
       default:
-        return [genericCosmic(entry)];
+        return [genericCosmic(entry, this.ctx.options.noTimes === true)];
     }
   }
 }

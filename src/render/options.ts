@@ -18,6 +18,12 @@ export interface RenderOptions {
   usesloggertags: boolean;
   /** A count of each entry type at the end. */
   summarize: boolean;
+  /**
+   * Drop every wall-clock figure (crank-finish, startup and block durations,
+   * `--timing` times, `time`/`monotime` of unknown entries) so that two runs
+   * of the same work render identically. Absent means false.
+   */
+  noTimes?: boolean;
 }
 
 export const DEFAULT_BIG_WIDTH = 200;

@@ -107,7 +107,7 @@ export function syscallLines(ctx: RenderContext, pair: SyscallPair): string[] {
       text = `${text} : '${value === null ? 'null' : inline(value)}'`;
     }
   }
-  if (options.timing && pair.result) text = `${text} (${micros(pair.seconds)})`;
+  if (options.timing && !options.noTimes && pair.result) text = `${text} (${micros(pair.seconds)})`;
   lines.push(text);
   return lines;
 }

@@ -5,13 +5,14 @@
  */
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../model/types.js';
+import type { Crank, SyscallPair } from '../model/crank.js';
+import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../model/types.js';
 import { VatNames } from '../model/vats.js';
 import { RenderContext } from './context.js';
 import { crankBody, crankHeader, entryLines } from './crank-text.js';
 import { KernelLines } from './kernel-lines.js';
 import type { RenderOptions } from './options.js';
+import { syscallLines } from './syscall-lines.js';
 
 /** Where text goes: called with whole lines joined by '\n', ending with '\n'. */
 export type TextOut = (text: string) => void;
@@ -24,6 +25,8 @@ export interface TextRendererConfig {
   selectCrank?: (crank: Crank) => boolean;
   /** Print entries outside cranks (default true). */
   printOutside?: boolean;
+  /** The vat names to use (default: new ones from the annotations); the parallel render passes its own. */
+  vats?: VatNames;
 }
 
 export class TextRenderer implements CrankSink {
@@ -34,9 +37,10 @@ export class TextRenderer implements CrankSink {
   private readonly counts = new Map<string, number>();
   private readonly selectCrank: ((crank: Crank) => boolean) | undefined;
   private readonly printOutside: boolean;
+  private outsideSyscall: SyscallPair | undefined;
 
-  constructor(config: TextRendererConfig) {
-    this.vats = new VatNames(config.annotations.vatNames);
+  constructor(readonly config: TextRendererConfig) {
+    this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
     this.ctx = new RenderContext(config.options, config.annotations, this.vats);
     this.kernel = new KernelLines(this.ctx);
     this.out = config.out;
@@ -50,6 +54,11 @@ export class TextRenderer implements CrankSink {
     this.vats.observe(entry);
   }
 
+  /** Adds counts of entry types seen elsewhere (the parallel render's workers), in their first-seen order. */
+  addTypeCounts(counts: Iterable<readonly [string, number]>): void {
+    for (const [type, n] of counts) this.counts.set(type, (this.counts.get(type) ?? 0) + n);
+  }
+
   begin(): void {
     const { annotations, options } = this.ctx;
     const lines: string[] = [];
@@ -59,12 +68,39 @@ export class TextRenderer implements CrankSink {
   }
 
   entry(entry: SlogEntry): void {
-    this.ctx.currentVat = undefined;
-    const lines = entryLines(this.ctx, this.kernel, entry);
+    this.ctx.currentVat = typeof entry.vatID === 'string' ? entry.vatID : undefined;
+    let lines: string[];
+    if (entry.type === 'syscall') {
+      // A slog cut mid-crank (an excerpt, a rotated file) can start with a
+      // crank's syscalls: pair them with their results as inside a crank.
+      lines = this.settleOutsideSyscall();
+      this.outsideSyscall = { kind: 'syscall', call: entry as SyscallEntry, seconds: 0 };
+    } else if (entry.type === 'syscall-result' && this.outsideSyscall) {
+      const pair = this.outsideSyscall;
+      this.outsideSyscall = undefined;
+      pair.result = entry as SyscallResultEntry;
+      pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
+      lines = syscallLines(this.ctx, pair);
+    } else {
+      lines = [...this.settleOutsideSyscall(), ...entryLines(this.ctx, this.kernel, entry)];
+    }
     if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
   }
 
+  private flushOutsideSyscall(): void {
+    const lines = this.settleOutsideSyscall();
+    if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
+  }
+
+  /** The lines of an outside syscall whose result never came. */
+  private settleOutsideSyscall(): string[] {
+    const pair = this.outsideSyscall;
+    this.outsideSyscall = undefined;
+    return pair ? syscallLines(this.ctx, pair) : [];
+  }
+
   crank(crank: Crank): void {
+    this.flushOutsideSyscall();
     const { options } = this.ctx;
     if (options.nonoise && crank.crankType === 'routing') return;
     const body = crankBody(this.ctx, this.kernel, crank);
@@ -74,6 +110,7 @@ export class TextRenderer implements CrankSink {
   }
 
   end(): void {
+    this.flushOutsideSyscall();
     const lines: string[] = [];
     if (this.ctx.options.crankbreaks) lines.push('', '// end of slog');
     if (this.ctx.options.summarize) {

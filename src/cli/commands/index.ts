@@ -1,9 +1,68 @@
 /**
- * The subcommands. Each module exports a `register(program)` that adds one
- * command and returns it; add a line here to add a command.
+ * The subcommands, loaded lazily: `slogulate top` loads only top's code, so
+ * that the bare render starts fast. Each module exports a `register(program)`
+ * that adds its command (options, action) and returns it; add an entry here
+ * to add a command. `summary` is what the root `--help` lists.
  */
 import type { Command } from 'commander';
 
 export type RegisterCommand = (program: Command) => Command;
 
-export const SUBCOMMANDS: RegisterCommand[] = [];
+export interface Subcommand {
+  name: string;
+  /** Arguments, as the root help shows them. */
+  usage: string;
+  summary: string;
+  load: () => Promise<{ register: RegisterCommand }>;
+}
+
+export const SUBCOMMANDS: Subcommand[] = [
+  {
+    name: 'top',
+    usage: '[options] [file]',
+    summary: 'rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons',
+    load: () => import('./top.js'),
+  },
+  {
+    name: 'stats',
+    usage: '[options] [file]',
+    summary: 'tables: syscalls by type, deliveries by vat and vat+method, cranks and computrons by vat, totals',
+    load: () => import('./stats.js'),
+  },
+  {
+    name: 'compare',
+    usage: '[options] <base> <head>',
+    summary: 'compare two slogs: counts, computrons, delivery times; exit 1 when a --fail-on threshold is exceeded',
+    load: () => import('./compare.js'),
+  },
+  {
+    name: 'annotate',
+    usage: '[options] [file]',
+    summary: 'write an annotation file that names every kref by how it was made (send-3/rp, vat.root, ...)',
+    load: () => import('./annotate.js'),
+  },
+  {
+    name: 'flow',
+    usage: '[options] [file]',
+    summary: 'the message flow per vat: each delivery and notification, who sent and resolved it, what it did',
+    load: () => import('./flow.js'),
+  },
+  {
+    name: 'kref',
+    usage: '[options] <kref> [file]',
+    summary: 'the life of one kref: how it was made, who resolved, exported, dropped it, every line naming it',
+    load: () => import('./kref.js'),
+  },
+  {
+    name: 'trace',
+    usage: '[options] [file]',
+    summary: 'write a Chrome Trace Event file (Perfetto): a track per vat, a slice per crank, nested syscalls',
+    load: () => import('./trace.js'),
+  },
+  {
+    name: 'completion',
+    usage: '<shell>',
+    summary: 'print a bash or zsh completion script',
+    load: () => import('./completion.js'),
+  },
+];

@@ -1,0 +1,211 @@
+/**
+ * `npm run bench`: slogulate's speed and memory on the big shared slog,
+ * against a bare loop that reads the file, splits it into lines and
+ * JSON.parses every line, measured in the same run on the same machine.
+ *
+ * Makes its inputs in a temp folder (the big slog unzipped, and 8 copies of
+ * it end to end for the memory row), runs each command BENCH_RUNS times
+ * (default 5) round-robin so that a noisy neighbour hurts every row alike,
+ * and prints a markdown table: median wall time, MB/s of uncompressed slog,
+ * ratio to the bare loop, the issue's target, and peak RSS.
+ *
+ * Environment: BENCH_RUNS, BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz),
+ * BENCH_BIN (default bin/slogulate), BENCH_KEEP=1 keeps the temp folder.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath } from 'node:url';
+import { createGunzip } from 'node:zlib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SLOG_GZ = process.env.BENCH_SLOG ?? resolve(ROOT, '..', 'shared', 'slogs', 'big-local-1200.slog.gz');
+const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'slogulate');
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+const TIME = '/usr/bin/time';
+
+/** The bare loop: read, split at '\n', JSON.parse every line. */
+const BARE_LOOP = `
+import { createReadStream } from 'node:fs';
+let carry = null;
+let lines = 0;
+for await (const chunk of createReadStream(process.argv[2], { highWaterMark: 1 << 20 })) {
+  const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+  let start = 0;
+  let nl = buf.indexOf(10);
+  while (nl >= 0) {
+    JSON.parse(buf.toString('utf8', start, nl));
+    lines += 1;
+    start = nl + 1;
+    nl = buf.indexOf(10, start);
+  }
+  carry = start < buf.length ? buf.subarray(start) : null;
+}
+if (carry) { JSON.parse(carry.toString('utf8')); lines += 1; }
+process.stderr.write(lines + ' lines\\n');
+`;
+
+/** The same loop with readline, as most scripts (and the old slogulate) read lines. */
+const READLINE_LOOP = `
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+let lines = 0;
+for await (const line of createInterface({ input: createReadStream(process.argv[2]), crlfDelay: Infinity })) {
+  JSON.parse(line);
+  lines += 1;
+}
+process.stderr.write(lines + ' lines\\n');
+`;
+
+interface Row {
+  name: string;
+  /** A shell command line (run with sh -c), or argv. */
+  argv: string[];
+  /** Bytes of uncompressed slog it reads. */
+  bytes: number;
+  /** The issue's target, as text, and how to check it. */
+  target?: string;
+  /** Runs (default RUNS). */
+  runs?: number;
+}
+
+interface Sample {
+  seconds: number;
+  rssKB: number | undefined;
+}
+
+const haveTime = existsSync(TIME);
+
+/** Runs a command with stdout to /dev/null; wall time from here, peak RSS from /usr/bin/time. */
+function measure(argv: string[]): Promise<Sample> {
+  return new Promise((done, fail) => {
+    const full = haveTime ? [TIME, '-f', 'RSS %M', ...argv] : argv;
+    const started = process.hrtime.bigint();
+    const child = spawn(full[0] as string, full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return fail(new Error(`${argv.join(' ')}: exit ${code}\n${err}`));
+      const m = /RSS (\d+)/.exec(err);
+      done({ seconds, rssKB: m ? Number(m[1]) : undefined });
+    });
+  });
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+function sha(argv: string[], env: NodeJS.ProcessEnv = {}): string {
+  const r = spawnSync(argv[0] as string, argv.slice(1), { env: { ...process.env, ...env }, maxBuffer: 1 << 30 });
+  if (r.status !== 0) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr}`);
+  return createHash('sha256').update(r.stdout).digest('hex');
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(SLOG_GZ)) throw new Error(`no ${SLOG_GZ}`);
+  const dir = mkdtempSync(join(tmpdir(), 'slogulate-bench-'));
+  try {
+    const plain = join(dir, 'big.slog');
+    const gz = join(dir, 'big.slog.gz');
+    const big8 = join(dir, 'big8.slog');
+    process.stderr.write(`inputs in ${dir}\n`);
+    await pipeline(createReadStream(SLOG_GZ), createGunzip(), createWriteStream(plain));
+    await pipeline(createReadStream(SLOG_GZ), createWriteStream(gz));
+    {
+      const out = createWriteStream(big8);
+      out.setMaxListeners(32);
+      for (let i = 0; i < 8; i += 1) await pipeline(createReadStream(plain), out, { end: i === 7 });
+    }
+    const size = statSync(plain).size;
+    const bare = join(dir, 'bare-loop.mjs');
+    const readline = join(dir, 'readline-loop.mjs');
+    writeFileSync(bare, BARE_LOOP);
+    writeFileSync(readline, READLINE_LOOP);
+    const node = process.execPath;
+    const slogulate = (...args: string[]): string[] => [node, BIN, ...args];
+
+    // The fast paths must give the plain path's bytes.
+    for (const opts of [[], ['--nonoise', '--novatstore', '--timing']]) {
+      const fast = sha(slogulate(...opts, plain));
+      const slow = sha(slogulate(...opts, plain), { SLOGULATE_FAST: '0' });
+      if (fast !== slow) throw new Error(`slogulate ${opts.join(' ')}: the fast path's output differs from the plain path's`);
+    }
+
+    const has = (cmd: string): boolean => spawnSync(node, [BIN, cmd, '--help'], { stdio: 'ignore' }).status === 0;
+    const rows: Row[] = [
+      { name: 'bare loop (Buffer split + JSON.parse)', argv: [node, bare, plain], bytes: size },
+      { name: 'bare loop with readline', argv: [node, readline, plain], bytes: size },
+      { name: '`slogulate FILE`', argv: slogulate(plain), bytes: size, target: '<= 0.60' },
+      { name: '`slogulate FILE` (SLOGULATE_FAST=0: one thread, every line parsed)', argv: ['env', 'SLOGULATE_FAST=0', ...slogulate(plain)], bytes: size },
+      { name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), bytes: size, target: '<= 0.35' },
+      { name: '`slogulate FILE.gz`', argv: slogulate(gz), bytes: size, target: '<= 1.3x FILE' },
+      { name: '`cat FILE | slogulate -`', argv: ['sh', '-c', `cat '${plain}' | '${node}' '${BIN}' -`], bytes: size, target: '<= 1.2x FILE' },
+    ];
+    const notes: string[] = [];
+    if (has('top')) rows.push({ name: '`slogulate top FILE`', argv: slogulate('top', plain), bytes: size, target: '<= 0.25' });
+    else notes.push('`slogulate top`: no such command in this build, row skipped');
+    if (has('stats')) rows.push({ name: '`slogulate stats FILE`', argv: slogulate('stats', plain), bytes: size, target: '<= 0.40' });
+    else notes.push('`slogulate stats`: no such command in this build, row skipped');
+    rows.push({ name: '`slogulate FILE` on 8 copies end to end (memory)', argv: slogulate(big8), bytes: size * 8, runs: Math.min(RUNS, 2) });
+
+    const samples = new Map<Row, Sample[]>(rows.map((r) => [r, []]));
+    for (let run = 0; run < RUNS; run += 1) {
+      for (const row of rows) {
+        if (run >= (row.runs ?? RUNS)) continue;
+        const s = await measure(row.argv);
+        (samples.get(row) as Sample[]).push(s);
+        process.stderr.write(`run ${run + 1}/${RUNS} ${s.seconds.toFixed(2)}s ${row.name}\n`);
+      }
+    }
+
+    const med = (row: Row): number => median((samples.get(row) as Sample[]).map((s) => s.seconds));
+    const peak = (row: Row): number | undefined => {
+      const rss = (samples.get(row) as Sample[]).map((s) => s.rssKB).filter((k): k is number => k !== undefined);
+      return rss.length ? Math.max(...rss) / 1024 : undefined;
+    };
+    const loop = med(rows[0] as Row);
+    const file = med(rows[2] as Row);
+    const lines: string[] = [];
+    const cpu = cpus();
+    lines.push(
+      `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB ` +
+        `(${(freemem() / 2 ** 30).toFixed(0)} free), Node ${process.version}, load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(' ')} at the end; ${(size / 1e6).toFixed(0)} MB slog, median of ${RUNS} runs`,
+      '',
+      '| command | median s | MB/s | ratio to bare loop | target | peak RSS MB |',
+      '|---|---:|---:|---:|---|---:|',
+    );
+    for (const row of rows) {
+      const t = med(row);
+      const rss = peak(row);
+      let ratio = (t / loop).toFixed(2);
+      if (row.target?.includes('FILE')) ratio += ` (${(t / file).toFixed(2)}x FILE)`;
+      lines.push(
+        `| ${row.name} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
+      );
+    }
+    const render = peak(rows[2] as Row);
+    const render8 = peak(rows[rows.length - 1] as Row);
+    if (render !== undefined && render8 !== undefined) {
+      notes.push(
+        `peak RSS: ${render.toFixed(0)} MB for the render, ${render8.toFixed(0)} MB for 8x the slog (${(((render8 - render) / render) * 100).toFixed(1)}% apart; target <= 120 MB and <= 10%)`,
+      );
+    }
+    if (!haveTime) notes.push(`no ${TIME}: peak RSS not measured`);
+    if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,346 @@
+/**
+ * Whole-slog aggregates in one streaming pass: crank counts, the wall span,
+ * syscalls by type, deliveries by vat and by vat+method, per-vat crank counts
+ * and computrons. `slogulate stats` prints them; `slogulate compare` diffs two.
+ *
+ * Usage (one pass, memory bounded by the number of keys: syscall types, vats,
+ * vat+method pairs, and the distinct whole-µs durations of each):
+ *
+ *     const agg = new SlogAggregator({ selection: spec, vatNames: annotations.vatNames });
+ *     await runSlog({ file, sink: agg });
+ *     const result: SlogAggregate = agg.result();
+ *
+ * The aggregator is a complete CrankSink: it learns vat names from every entry
+ * and crank itself (no `observe` hook needed), and only selected cranks count.
+ *
+ * Definitions (every time in the result is in MICROSECONDS):
+ * - a syscall's time is its syscall-result's time minus its syscall's (as in
+ *   the `--timing` text); a syscall without a result is counted in
+ *   `unanswered` and left out of the times;
+ * - a delivery is one `deliver` entry and its `deliver-result` (a crank can hold
+ *   more than one: a message then a bringOutYourDead before a heap snapshot);
+ *   its time is deliver-result.time - deliver.time, its computrons the
+ *   deliver-result's `dr[2].compute`; a deliver without a result (the slog
+ *   ended inside it) is left out;
+ * - a delivery's method: see `deliveryMethod` (message method, else the
+ *   delivery kind: `notify`, `startVat`, `bringOutYourDead`, `dropExports`...);
+ * - per-vat crank counts classify each delivery crank by its first delivery:
+ *   `deliver` (a message), `notify`, or `other` (startVat, bringOutYourDead,
+ *   dropExports, ...); the crank time is crank-finish minus crank-start, as in
+ *   `slogulate top`.
+ */
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import { isDelivery, syscallName } from '../model/crank.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
+import { deliveryClass, deliveryMethod } from './delivery-method.js';
+import { MicrosHistogram, type DurationStats } from './histogram.js';
+import { SelectedCranks, type TimeSpan } from './selected-cranks.js';
+import type { SelectionSpec } from './selection.js';
+
+export type { DurationStats } from './histogram.js';
+export type { TimeSpan } from './selected-cranks.js';
+
+/** The vat key used for a delivery crank whose vat the slog does not say. */
+export const NO_VAT = '<no vat>';
+
+export interface CrankCounts {
+  /** Every crank in the slog, selected or not. */
+  seen: number;
+  /** Cranks the selection kept; the rest of the aggregate counts only these. */
+  selected: number;
+  delivery: number;
+  routing: number;
+  /** Selected cranks the slog ends inside (no crank-finish); also counted in delivery/routing. */
+  unfinished: number;
+}
+
+/** One syscall type (`send`, `vatstoreGet`, ...), or all of them (`type: '*'`). */
+export interface SyscallStats extends DurationStats {
+  type: string;
+  /** Syscalls of this type without a syscall-result (not in count or times). */
+  unanswered: number;
+}
+
+/** Deliveries of one vat (method undefined), one vat+method, or all (vatID undefined). */
+export interface DeliveryStats extends DurationStats {
+  vatID?: string;
+  /** The vat's name (annotations win, then create-vat names), if it has one. */
+  vatName?: string;
+  method?: string;
+  /** This row's total / the total time of all selected deliveries (0..1). */
+  share: number;
+  /** Sum of the deliveries' computrons; absent when none of them reported any. */
+  computrons?: number;
+}
+
+/** The cranks of one vat. */
+export interface VatCrankStats {
+  vatID: string;
+  vatName?: string;
+  /** Delivery cranks whose first delivery is a message / a notify / anything else. */
+  deliver: number;
+  notify: number;
+  other: number;
+  cranks: number;
+  /** Sum of the finished cranks' total times, µs. */
+  crankTime: number;
+  /** Sum of the computrons of the vat's deliveries; absent when none reported any. */
+  computrons?: number;
+}
+
+export interface SlogAggregate {
+  /** The selection in words: `all cranks`, `cranks 7215-7495 and vat v46`. */
+  selection: string;
+  cranks: CrankCounts;
+  /** From the slog's first entry time to its last (whatever the selection). */
+  slogSpan?: TimeSpan;
+  /** From the first selected crank's start to the last selected crank's last entry. */
+  selectedSpan?: TimeSpan;
+  /** Times of finished selected delivery cranks (crank-finish - crank-start). */
+  deliveryCranks: DurationStats;
+  /** Times of finished selected routing cranks. */
+  routingCranks: DurationStats;
+  /** Every syscall of the selected cranks (`type: '*'`). */
+  syscalls: SyscallStats;
+  /** One row per syscall type, by total time (largest first), then name. */
+  syscallsByType: SyscallStats[];
+  /** Every delivery of the selected cranks (share 1). */
+  deliveries: DeliveryStats;
+  /** One row per vat, by total time (largest first), then vat. */
+  deliveriesByVat: DeliveryStats[];
+  /** One row per vat and method, by total time (largest first), then vat and method. */
+  deliveriesByVatMethod: DeliveryStats[];
+  /** One row per vat with delivery cranks, in vat order (v1, v2, ..., v10). */
+  vats: VatCrankStats[];
+  /** Sum of every selected delivery's computrons; absent when the slog has none. */
+  computrons?: number;
+}
+
+export interface SlogAggregatorConfig {
+  selection?: SelectionSpec;
+  /** Names that win over the slog's (an annotation file's `vatNames`). */
+  vatNames?: ReadonlyMap<string, string>;
+}
+
+class DeliveryAcc {
+  readonly times = new MicrosHistogram();
+  computrons: number | undefined;
+
+  add(micros: number, computrons: number | undefined): void {
+    this.times.addMicros(micros);
+    if (computrons !== undefined) this.computrons = (this.computrons ?? 0) + computrons;
+  }
+}
+
+class SyscallAcc {
+  readonly times = new MicrosHistogram();
+  unanswered = 0;
+}
+
+interface VatAcc {
+  deliver: number;
+  notify: number;
+  other: number;
+  crankTime: number;
+  computrons: number | undefined;
+}
+
+/** Orders vat IDs by number: v1, v2, v10; anything else after, by name. */
+export function compareVatIDs(a: string, b: string): number {
+  const na = /^v(\d+)$/.exec(a);
+  const nb = /^v(\d+)$/.exec(b);
+  if (na && nb) return Number(na[1]) - Number(nb[1]);
+  if (na) return -1;
+  if (nb) return 1;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function computronsOf(result: DeliverResultEntry): number | undefined {
+  const compute = Array.isArray(result.dr) ? result.dr[2]?.compute : undefined;
+  return typeof compute === 'number' && Number.isFinite(compute) ? compute : undefined;
+}
+
+export class SlogAggregator implements CrankSink {
+  private readonly front: SelectedCranks;
+  private readonly counts = { delivery: 0, routing: 0, unfinished: 0 };
+  private readonly deliveryCrankTimes = new MicrosHistogram();
+  private readonly routingCrankTimes = new MicrosHistogram();
+  private readonly allSyscalls = new SyscallAcc();
+  private readonly syscallTypes = new Map<string, SyscallAcc>();
+  private readonly allDeliveries = new DeliveryAcc();
+  private readonly byVat = new Map<string, DeliveryAcc>();
+  /** vatID -> method -> deliveries. */
+  private readonly byVatMethod = new Map<string, Map<string, DeliveryAcc>>();
+  private readonly vatCranks = new Map<string, VatAcc>();
+
+  constructor(config: SlogAggregatorConfig = {}) {
+    const front: SelectedCranks = new SelectedCranks({
+      selection: config.selection,
+      vatNames: config.vatNames,
+      onCrank: (crank) => this.add(crank),
+    });
+    this.front = front;
+  }
+
+  /** The vat names learned so far (annotations first). */
+  get vats(): SelectedCranks['vats'] {
+    return this.front.vats;
+  }
+
+  entry(entry: SlogEntry): void {
+    this.front.entry(entry);
+  }
+
+  crank(crank: Crank): void {
+    this.front.crank(crank);
+  }
+
+  private add(crank: Crank): void {
+    const delivery = isDelivery(crank);
+    if (!crank.finish) this.counts.unfinished += 1;
+    if (!delivery) {
+      this.counts.routing += 1;
+      if (crank.finish) this.routingCrankTimes.addSeconds(crank.timing.total);
+      return;
+    }
+    this.counts.delivery += 1;
+    if (crank.finish) this.deliveryCrankTimes.addSeconds(crank.timing.total);
+    const vatID = crank.vatID ?? NO_VAT;
+    let vat = this.vatCranks.get(vatID);
+    if (!vat) {
+      vat = { deliver: 0, notify: 0, other: 0, crankTime: 0, computrons: undefined };
+      this.vatCranks.set(vatID, vat);
+    }
+    vat[deliveryClass(crank.deliver)] += 1;
+    if (crank.finish && Number.isFinite(crank.timing.total)) vat.crankTime += crank.timing.total * 1_000_000;
+
+    let pending: DeliverEntry | undefined;
+    for (const item of crank.items) {
+      if (item.kind === 'syscall') {
+        const type = syscallName(item);
+        let acc = this.syscallTypes.get(type);
+        if (!acc) {
+          acc = new SyscallAcc();
+          this.syscallTypes.set(type, acc);
+        }
+        if (item.result) {
+          acc.times.addSeconds(item.seconds);
+          this.allSyscalls.times.addSeconds(item.seconds);
+        } else {
+          acc.unanswered += 1;
+          this.allSyscalls.unanswered += 1;
+        }
+        continue;
+      }
+      const entry = item.entry;
+      if (entry.type === 'deliver') {
+        pending = entry as DeliverEntry;
+      } else if (entry.type === 'deliver-result' && pending) {
+        const result = entry as DeliverResultEntry;
+        this.addDelivery(vat, vatID, pending, result);
+        pending = undefined;
+      }
+    }
+  }
+
+  private addDelivery(vat: VatAcc, crankVat: string, deliver: DeliverEntry, result: DeliverResultEntry): void {
+    const micros = ((result.time ?? NaN) - (deliver.time ?? NaN)) * 1_000_000;
+    const computrons = computronsOf(result);
+    const vatID = crankVat;
+    const method = deliveryMethod(deliver);
+    this.allDeliveries.add(micros, computrons);
+    let perVat = this.byVat.get(vatID);
+    if (!perVat) {
+      perVat = new DeliveryAcc();
+      this.byVat.set(vatID, perVat);
+    }
+    perVat.add(micros, computrons);
+    let methods = this.byVatMethod.get(vatID);
+    if (!methods) {
+      methods = new Map();
+      this.byVatMethod.set(vatID, methods);
+    }
+    let perMethod = methods.get(method);
+    if (!perMethod) {
+      perMethod = new DeliveryAcc();
+      methods.set(method, perMethod);
+    }
+    perMethod.add(micros, computrons);
+    if (computrons !== undefined) vat.computrons = (vat.computrons ?? 0) + computrons;
+  }
+
+  /** The aggregate so far (call after the pass; vat names are the final ones). */
+  result(): SlogAggregate {
+    const vats = this.front.vats;
+    const allTotal = this.allDeliveries.times.total;
+    const share = (total: number): number => (allTotal > 0 ? total / allTotal : 0);
+    const named = (vatID: string): { vatID: string; vatName?: string } => {
+      const name = vatID === NO_VAT ? undefined : vats.lookup(vatID);
+      return name === undefined ? { vatID } : { vatID, vatName: name };
+    };
+    const delivery = (acc: DeliveryAcc, key: { vatID?: string; vatName?: string; method?: string }): DeliveryStats => {
+      const stats = acc.times.stats();
+      const row: DeliveryStats = { ...key, ...stats, share: share(stats.total) };
+      if (acc.computrons !== undefined) row.computrons = acc.computrons;
+      return row;
+    };
+    const syscall = (type: string, acc: SyscallAcc): SyscallStats => ({ type, ...acc.times.stats(), unanswered: acc.unanswered });
+    const byTotal = <T extends DurationStats>(tiebreak: (a: T, b: T) => number) => (a: T, b: T): number =>
+      b.total - a.total || tiebreak(a, b);
+    const byText = (a: string | undefined, b: string | undefined): number => {
+      const x = a ?? '';
+      const y = b ?? '';
+      return x < y ? -1 : x > y ? 1 : 0;
+    };
+
+    const syscallsByType = [...this.syscallTypes]
+      .map(([type, acc]) => syscall(type, acc))
+      .sort(byTotal((a, b) => byText(a.type, b.type)));
+    const deliveriesByVat = [...this.byVat]
+      .map(([vatID, acc]) => delivery(acc, named(vatID)))
+      .sort(byTotal((a, b) => compareVatIDs(a.vatID as string, b.vatID as string)));
+    const deliveriesByVatMethod = [...this.byVatMethod]
+      .flatMap(([vatID, methods]) => [...methods].map(([method, acc]) => delivery(acc, { ...named(vatID), method })))
+      .sort(byTotal((a, b) => compareVatIDs(a.vatID as string, b.vatID as string) || byText(a.method, b.method)));
+    const vatRows = [...this.vatCranks]
+      .sort(([a], [b]) => compareVatIDs(a, b))
+      .map(([vatID, acc]): VatCrankStats => {
+        const row: VatCrankStats = {
+          ...named(vatID),
+          deliver: acc.deliver,
+          notify: acc.notify,
+          other: acc.other,
+          cranks: acc.deliver + acc.notify + acc.other,
+          crankTime: acc.crankTime,
+        };
+        if (acc.computrons !== undefined) row.computrons = acc.computrons;
+        return row;
+      });
+
+    const aggregate: SlogAggregate = {
+      selection: this.front.selection.describe(),
+      cranks: {
+        seen: this.front.cranksSeen,
+        selected: this.front.cranksSelected,
+        delivery: this.counts.delivery,
+        routing: this.counts.routing,
+        unfinished: this.counts.unfinished,
+      },
+      deliveryCranks: this.deliveryCrankTimes.stats(),
+      routingCranks: this.routingCrankTimes.stats(),
+      syscalls: syscall('*', this.allSyscalls),
+      syscallsByType,
+      deliveries: delivery(this.allDeliveries, {}),
+      deliveriesByVat,
+      deliveriesByVatMethod,
+      vats: vatRows,
+    };
+    const slogSpan = this.front.slogSpan();
+    if (slogSpan) aggregate.slogSpan = slogSpan;
+    const selectedSpan = this.front.selectedSpan();
+    if (selectedSpan) aggregate.selectedSpan = selectedSpan;
+    if (this.allDeliveries.computrons !== undefined) aggregate.computrons = this.allDeliveries.computrons;
+    return aggregate;
+  }
+}

@@ -1,0 +1,218 @@
+/**
+ * The `slogulate compare` report as text (aligned columns, plain) or as
+ * GitHub markdown (a pull-request comment). The JSON form is `compareJson`
+ * in compare.ts.
+ *
+ * Text: a head naming both slogs, the deterministic sections, the time
+ * section (said to be noisy), then the thresholds and a one-line verdict
+ * (last, where a CI log shows it). Markdown: the verdict and thresholds
+ * first, the long tables folded in `<details>`.
+ */
+import { NO_NAME } from '../model/vats.js';
+import type { CompareRow, CompareSection, Comparison, SideSummary } from './compare.js';
+import { markdownEscape, tableMarkdown, tableText, type Column, type Table } from './table.js';
+import { limitText, metricKey, type ThresholdResult } from './thresholds.js';
+
+export type CompareFormat = 'text' | 'markdown' | 'json';
+
+export interface ReportOptions {
+  /** Leave out rows of deterministic sections whose delta is 0. */
+  changedOnly: boolean;
+  /** Vat+method entries in the time section (largest total first); 0 for all. */
+  timeRows: number;
+}
+
+const left = (header: string): Column => ({ header, align: 'left' });
+const right = (header: string): Column => ({ header, align: 'right' });
+
+/** A count or computrons: whole numbers as they are, per-round averages with two decimals. */
+export function numberText(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+}
+
+function signed(text: string, n: number): string {
+  return n > 0 ? `+${text}` : text;
+}
+
+/** Whole µs (never `-0µs`). */
+function microsText(n: number): string {
+  const whole = Math.round(n);
+  return `${whole === 0 ? 0 : whole}µs`;
+}
+
+function valueText(n: number, unit: CompareSection['unit']): string {
+  return unit === 'µs' ? microsText(n) : numberText(n);
+}
+
+function deltaText(delta: number, unit: CompareSection['unit']): string {
+  return signed(valueText(delta, unit), unit === 'µs' ? Math.round(delta) : delta);
+}
+
+export function percentText(p: number | null): string {
+  if (p === null) return 'new';
+  return signed(`${p.toFixed(2)}%`, p);
+}
+
+function vatText(r: CompareRow): string {
+  return `${r.vatID ?? ''} ${r.vatName ?? NO_NAME}`;
+}
+
+function sideText(s: SideSummary): string {
+  const cranks = s.cranksSelected === s.cranksSeen ? `${s.cranksSeen} cranks` : `${s.cranksSelected} of ${s.cranksSeen} cranks`;
+  const rounds = s.rounds === null ? '' : `, ${s.rounds} round${s.rounds === 1 ? '' : 's'}`;
+  return `${s.slog} (${s.selection}: ${cranks}${rounds})`;
+}
+
+function totalsLabel(section: CompareSection): string {
+  return section.id === 'syscallsByType' ? 'all' : 'all vats';
+}
+
+/** The table of one section (rows already chosen). */
+function sectionTable(section: CompareSection, rows: CompareRow[], perRound: boolean): Table {
+  const unit = section.unit;
+  const numbers = (r: CompareRow): string[] => [valueText(r.base, unit), valueText(r.head, unit), deltaText(r.delta, unit), percentText(r.deltaPercent)];
+  const numCols = [right('base'), right('head'), right('delta'), right('delta%')];
+  const per = perRound ? ' per round' : '';
+  switch (section.id) {
+    case 'cranks':
+      return {
+        title: `Cranks${per}`,
+        columns: [left('cranks'), ...numCols],
+        rows: rows.map((r) => [r.subtype ?? 'all', ...numbers(r)]),
+      };
+    case 'deliveriesByVat':
+    case 'computronsByVat':
+      return {
+        title: `${section.title}${per}`,
+        columns: [left('vat'), ...numCols],
+        rows: rows.map((r) => [r.vatID === undefined ? totalsLabel(section) : vatText(r), ...numbers(r)]),
+      };
+    case 'deliveriesByVatMethod':
+      return {
+        title: `${section.title}${per}`,
+        columns: [left('vat'), left('method'), ...numCols],
+        rows: rows.map((r) => [vatText(r), r.method ?? '', ...numbers(r)]),
+      };
+    case 'syscallsByType':
+      return {
+        title: `${section.title}${per}`,
+        columns: [left('syscall'), ...numCols],
+        rows: rows.map((r) => [r.subtype ?? totalsLabel(section), ...numbers(r)]),
+      };
+    case 'time':
+      return {
+        title: section.title,
+        columns: [left('vat'), left('method'), left('stat'), ...numCols],
+        rows: rows.map((r) => [r.vatID === undefined ? 'all deliveries' : vatText(r), r.method ?? '', r.stat ?? '', ...numbers(r)]),
+        note: perRound ? 'total is per round; mean and p95 are per delivery' : undefined,
+      };
+  }
+}
+
+/** The rows a section shows, and a note on what was left out. */
+function chooseRows(section: CompareSection, options: ReportOptions): { rows: CompareRow[]; omitted: string | undefined } {
+  if (section.deterministic) {
+    if (!options.changedOnly) return { rows: section.rows, omitted: undefined };
+    const rows = section.rows.filter((r) => r.delta !== 0);
+    const hidden = section.rows.length - rows.length;
+    return { rows, omitted: hidden ? `${hidden} unchanged row${hidden === 1 ? '' : 's'} not shown` : undefined };
+  }
+  // Time: the all-deliveries rows, then the first N vat+method entries (each one row per statistic).
+  const overall = section.rows.filter((r) => r.vatID === undefined);
+  const entries = section.rows.filter((r) => r.vatID !== undefined);
+  const perEntry = new Set(entries.map((r) => r.stat)).size || 1;
+  const total = entries.length / perEntry;
+  const keep = options.timeRows > 0 ? Math.min(total, options.timeRows) : total;
+  const omitted = keep < total ? `${keep} of ${total} vat+method entries shown, by total time (--time-rows 0 for all)` : undefined;
+  return { rows: [...overall, ...entries.slice(0, keep * perEntry)], omitted };
+}
+
+function thresholdTable(results: ThresholdResult[]): Table {
+  return {
+    title: 'Thresholds',
+    columns: [left('threshold'), right('base'), right('head'), right('delta'), right('delta%'), right('limit'), left('result')],
+    rows: results.map((r) => {
+      const unit = r.threshold.metric.kind === 'time' ? 'µs' : 'count';
+      const limit = limitText(r.threshold.limit);
+      return [
+        metricKey(r.threshold.metric, r.threshold.scope),
+        valueText(r.base, unit),
+        valueText(r.head, unit),
+        deltaText(r.delta, unit),
+        percentText(r.deltaPercent),
+        unit === 'µs' && !r.threshold.limit.percent ? `${limit}µs` : limit,
+        r.exceeded ? 'EXCEEDED' : 'ok',
+      ];
+    }),
+  };
+}
+
+export function verdict(results: ThresholdResult[]): string | undefined {
+  if (!results.length) return undefined;
+  const exceeded = results.filter((r) => r.exceeded);
+  if (!exceeded.length) return `no threshold exceeded (${results.length} checked)`;
+  return `${exceeded.length} of ${results.length} threshold${results.length === 1 ? '' : 's'} exceeded: ${exceeded
+    .map((r) => r.threshold.text)
+    .join(', ')}`;
+}
+
+const DETERMINISTIC_NOTE =
+  'Counts are deterministic: the same code running the same benchmark gives the same numbers, so any delta is a change in behavior.';
+const NOISY_NOTE = 'Times are wall-clock and noisy: compare them across several runs before trusting a delta.';
+
+function roundsLine(c: Comparison): string | undefined {
+  if (!c.perRound) return undefined;
+  return `Per benchmark round: counts, computrons and total times are divided by each slog's round count (base ${c.base.rounds ?? 0}, head ${c.head.rounds ?? 0}).`;
+}
+
+/** Each section's table, with the rows the options choose and a note of those left out. */
+function sectionTables(c: Comparison, options: ReportOptions): Array<{ section: CompareSection; table: Table }> {
+  return c.sections.map((section) => {
+    const { rows, omitted } = chooseRows(section, options);
+    const table = sectionTable(section, rows, c.perRound);
+    if (omitted) table.note = table.note ? `${table.note}; ${omitted}` : omitted;
+    return { section, table };
+  });
+}
+
+export function compareText(c: Comparison, results: ThresholdResult[], options: ReportOptions): string {
+  const out: string[] = [`base: ${sideText(c.base)}`, `head: ${sideText(c.head)}`];
+  const rounds = roundsLine(c);
+  if (rounds) out.push(rounds);
+  out.push('', DETERMINISTIC_NOTE);
+  for (const { section, table } of sectionTables(c, options)) {
+    out.push('');
+    if (!section.deterministic) out.push(NOISY_NOTE, '');
+    out.push(table.rows.length ? tableText(table) : `${table.title}: no change`);
+  }
+  if (results.length) out.push('', tableText(thresholdTable(results)), '', verdict(results) as string);
+  return `${out.join('\n')}\n`;
+}
+
+/** A markdown table, folded when it is long. */
+function markdownTable(table: Table, fold: boolean): string {
+  const text = tableMarkdown(table);
+  if (!fold) return text;
+  const [heading, ...rest] = text.split('\n');
+  const title = (heading ?? '').replace(/^### /, '');
+  return ['<details>', `<summary>${title} (${table.rows.length} rows)</summary>`, '', ...rest.slice(1), '', '</details>'].join('\n');
+}
+
+const FOLD_ROWS = 15;
+
+export function compareMarkdown(c: Comparison, results: ThresholdResult[], options: ReportOptions): string {
+  const out: string[] = ['## slogulate compare', ''];
+  const v = verdict(results);
+  if (v) out.push(`**${markdownEscape(v)}**`, '');
+  out.push(`- base: \`${sideText(c.base)}\``, `- head: \`${sideText(c.head)}\``);
+  const rounds = roundsLine(c);
+  if (rounds) out.push(`- ${rounds}`);
+  if (results.length) out.push('', tableMarkdown(thresholdTable(results)));
+  out.push('', DETERMINISTIC_NOTE);
+  for (const { section, table } of sectionTables(c, options)) {
+    out.push('');
+    if (!section.deterministic) out.push(NOISY_NOTE, '');
+    out.push(table.rows.length ? markdownTable(table, table.rows.length > FOLD_ROWS) : `### ${table.title}\n\nno change`);
+  }
+  return `${out.join('\n')}\n`;
+}

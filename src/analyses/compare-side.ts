@@ -1,0 +1,147 @@
+/**
+ * One side of `slogulate compare` (the base or the head slog), collected in
+ * one streaming pass: the `SlogAggregator` (issue 3's aggregate), plus what
+ * a scoped threshold needs beyond it (syscalls by vat, method and type;
+ * delivery times by method across vats), optionally only inside the
+ * benchmark's rounds (`RoundFilter`).
+ *
+ *     const side = new CompareSide({ slog: 'base.slog', selection, vatNames, rounds });
+ *     await runSlog({ file, sink: side.sink });
+ *     const data: SideData = side.result();
+ *
+ * Memory: bounded by the number of vats, methods and syscall types (and the
+ * distinct whole-µs delivery times per method), never by the slog's size.
+ */
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import { syscallName } from '../model/crank.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
+import { NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
+import { deliveryMethod } from './delivery-method.js';
+import { MicrosHistogram, type DurationStats } from './histogram.js';
+import { RoundFilter, type Round, type Rounds } from './rounds.js';
+import { SelectedCranks } from './selected-cranks.js';
+import type { SelectionSpec } from './selection.js';
+
+/** The method key of syscalls made before any delivery of their crank. */
+export const NO_METHOD = '<none>';
+
+export interface SideConfig {
+  /** The slog's name as shown (and in round-mark errors). */
+  slog: string;
+  selection?: SelectionSpec;
+  vatNames?: ReadonlyMap<string, string>;
+  /** Count only cranks inside benchmark rounds (`--round-marks`). */
+  rounds?: Rounds;
+  /** Read round marks from the slog's console entries (false when they came from a console log). */
+  marksInSlog?: boolean;
+}
+
+export interface SideData {
+  slog: string;
+  aggregate: SlogAggregate;
+  /** Every crank of the slog, in a round or not, selected or not. */
+  cranksSeen: number;
+  /** The rounds, when comparing per round. */
+  rounds?: Round[];
+  /** vatID -> method -> syscall type -> count (syscalls with or without a result). */
+  syscalls: Map<string, Map<string, Map<string, number>>>;
+  /** method -> delivery times (µs) across every vat. */
+  methodTimes: Map<string, DurationStats>;
+}
+
+/** Counts syscalls by vat+method+type and times deliveries by method, for selected cranks. */
+class ScopedCounts {
+  readonly syscalls = new Map<string, Map<string, Map<string, number>>>();
+  readonly methodTimes = new Map<string, MicrosHistogram>();
+
+  add(crank: Crank): void {
+    if (crank.crankType === 'routing') return;
+    const vatID = crank.vatID ?? NO_VAT;
+    let methods = this.syscalls.get(vatID);
+    if (!methods) {
+      methods = new Map();
+      this.syscalls.set(vatID, methods);
+    }
+    let method = NO_METHOD;
+    let pending: DeliverEntry | undefined;
+    for (const item of crank.items) {
+      if (item.kind === 'syscall') {
+        let types = methods.get(method);
+        if (!types) {
+          types = new Map();
+          methods.set(method, types);
+        }
+        const type = syscallName(item);
+        types.set(type, (types.get(type) ?? 0) + 1);
+        continue;
+      }
+      const entry: SlogEntry = item.entry;
+      if (entry.type === 'deliver') {
+        pending = entry as DeliverEntry;
+        method = deliveryMethod(pending);
+      } else if (entry.type === 'deliver-result' && pending) {
+        // Same pairing and time as the aggregate's per-vat+method times.
+        const micros = (((entry as DeliverResultEntry).time ?? NaN) - (pending.time ?? NaN)) * 1_000_000;
+        let times = this.methodTimes.get(method);
+        if (!times) {
+          times = new MicrosHistogram();
+          this.methodTimes.set(method, times);
+        }
+        times.addMicros(micros);
+        pending = undefined;
+      }
+    }
+  }
+}
+
+/** Hands every entry and crank to each of several sinks. */
+class Tee implements CrankSink {
+  constructor(private readonly sinks: CrankSink[]) {}
+  entry(entry: SlogEntry, line: number): void {
+    for (const s of this.sinks) s.entry(entry, line);
+  }
+  crank(crank: Crank): void {
+    for (const s of this.sinks) s.crank(crank);
+  }
+}
+
+export class CompareSide {
+  /** Feed this to `runSlog`. */
+  readonly sink: CrankSink;
+  private readonly aggregator: SlogAggregator;
+  private readonly scoped = new ScopedCounts();
+  private cranksSeen = 0;
+
+  constructor(private readonly config: SideConfig) {
+    this.aggregator = new SlogAggregator({ selection: config.selection, vatNames: config.vatNames });
+    const scopedFront = new SelectedCranks({
+      selection: config.selection,
+      vatNames: config.vatNames,
+      onCrank: (crank) => this.scoped.add(crank),
+    });
+    const both = new Tee([this.aggregator, scopedFront]);
+    const front = config.rounds ? new RoundFilter(config.rounds, both, config.slog, config.marksInSlog ?? true) : both;
+    this.sink = {
+      entry: (entry, line) => front.entry(entry, line),
+      crank: (crank) => {
+        this.cranksSeen += 1;
+        front.crank(crank);
+      },
+    };
+  }
+
+  result(): SideData {
+    const methodTimes = new Map<string, DurationStats>();
+    for (const [method, times] of this.scoped.methodTimes) methodTimes.set(method, times.stats());
+    const data: SideData = {
+      slog: this.config.slog,
+      aggregate: this.aggregator.result(),
+      cranksSeen: this.cranksSeen,
+      syscalls: this.scoped.syscalls,
+      methodTimes,
+    };
+    if (this.config.rounds) data.rounds = this.config.rounds.all;
+    return data;
+  }
+}

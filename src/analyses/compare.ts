@@ -1,0 +1,387 @@
+/**
+ * `slogulate compare BASE HEAD`: what changed between two runs, side by side.
+ *
+ * Sections, deterministic counts first, then the (noisy) wall-clock times:
+ * cranks (all, delivery, routing), deliveries by vat, deliveries by
+ * vat+method, syscalls by type, computrons by vat (when either slog has
+ * them), and delivery times (total, mean, p95) for all deliveries and per
+ * vat+method. Every row has a `key` in the `--fail-on` syntax
+ * (`deliveries,vat=v9,method=makeInvitation`), so a row seen in the report is
+ * a threshold one can write.
+ *
+ * Per round (`--round-marks`): counts, computrons and total times are divided
+ * by each side's round count; means and percentiles are per delivery already.
+ *
+ * The JSON form (`COMPARE_JSON_VERSION`) is documented in README.md,
+ * "Comparing runs in CI"; it changes only with a new version number.
+ */
+import { compareVatIDs, type DeliveryStats, type SlogAggregate } from './aggregate.js';
+import type { SideData } from './compare-side.js';
+import type { DurationStats } from './histogram.js';
+import {
+  deltaPercent,
+  evaluateThreshold,
+  limitText,
+  metricKey,
+  type Metric,
+  type MetricLookup,
+  type MetricValues,
+  type Scope,
+  type Threshold,
+  type ThresholdResult,
+  type TimeStat,
+} from './thresholds.js';
+
+export const COMPARE_JSON_FORMAT = 'slogulate-compare';
+export const COMPARE_JSON_VERSION = 1;
+
+export type SectionID = 'cranks' | 'deliveriesByVat' | 'deliveriesByVatMethod' | 'syscallsByType' | 'computronsByVat' | 'time';
+
+export interface CompareRow {
+  /** The row as a `--fail-on` metric: `syscalls.send`, `time.p95,vat=v9,method=foo`. */
+  key: string;
+  vatID?: string;
+  vatName?: string;
+  method?: string;
+  /** syscalls: the syscall type; cranks: `delivery` / `routing`. */
+  subtype?: string;
+  /** time rows: which statistic. */
+  stat?: TimeStat;
+  base: number;
+  head: number;
+  delta: number;
+  /** delta / base in percent; 0 when both are 0; null when only the base is 0. */
+  deltaPercent: number | null;
+}
+
+export interface CompareSection {
+  id: SectionID;
+  title: string;
+  /** Counts are deterministic (the same run gives the same numbers); times are not. */
+  deterministic: boolean;
+  unit: 'count' | 'computrons' | 'µs';
+  rows: CompareRow[];
+}
+
+export interface SideSummary {
+  slog: string;
+  /** The selection in words (`all cranks`, `cranks 7215-7495`). */
+  selection: string;
+  cranksSeen: number;
+  cranksSelected: number;
+  /** Round count when comparing per round; null otherwise. */
+  rounds: number | null;
+  /** Every round read, when comparing per round. */
+  roundList?: Array<{ benchmark: string; round: number; start: number; end: number | null; cranks: number }>;
+  /** Does the slog report computrons (XS workers)? */
+  hasComputrons: boolean;
+}
+
+export interface Comparison {
+  base: SideSummary;
+  head: SideSummary;
+  perRound: boolean;
+  sections: CompareSection[];
+}
+
+/** The JSON document `compare --format json` prints. */
+export interface CompareJson extends Comparison {
+  format: typeof COMPARE_JSON_FORMAT;
+  version: typeof COMPARE_JSON_VERSION;
+  thresholds: Array<{
+    expression: string;
+    metric: string;
+    limit: string;
+    base: number;
+    head: number;
+    delta: number;
+    deltaPercent: number | null;
+    exceeded: boolean;
+  }>;
+  /** How many thresholds were exceeded (the exit status is 1 when > 0). */
+  exceeded: number;
+}
+
+/** A side's divisor: its round count when comparing per round, else 1. */
+function divisor(side: SideData): number {
+  return side.rounds ? Math.max(1, side.rounds.length) : 1;
+}
+
+function summary(side: SideData): SideSummary {
+  const agg = side.aggregate;
+  const s: SideSummary = {
+    slog: side.slog,
+    selection: agg.selection,
+    cranksSeen: side.cranksSeen,
+    cranksSelected: agg.cranks.selected,
+    rounds: side.rounds ? side.rounds.length : null,
+    hasComputrons: agg.computrons !== undefined,
+  };
+  if (side.rounds) {
+    s.roundList = side.rounds.map((r) => ({ benchmark: r.benchmark, round: r.round, start: r.start, end: r.end ?? null, cranks: r.cranks }));
+  }
+  return s;
+}
+
+function row(key: string, base: number, head: number, fields: Partial<CompareRow> = {}): CompareRow {
+  return { key, ...fields, base, head, delta: head - base, deltaPercent: deltaPercent(base, head) };
+}
+
+const vatScope = (vatID: string): Scope => ({ vat: vatID });
+
+/** The first name found in rows of the same vat (pass the head's row first: its name wins). */
+function vatNameOf(...rows: Array<{ vatName?: string } | undefined>): string | undefined {
+  for (const r of rows) if (r?.vatName !== undefined) return r.vatName;
+  return undefined;
+}
+
+const byVatThen = (a: { vatID?: string }, b: { vatID?: string }): number => compareVatIDs(a.vatID ?? '', b.vatID ?? '');
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function unionKeys<T>(base: T[], head: T[], key: (t: T) => string): Array<[string, T | undefined, T | undefined]> {
+  const map = new Map<string, [T | undefined, T | undefined]>();
+  for (const t of base) map.set(key(t), [t, undefined]);
+  for (const t of head) {
+    const k = key(t);
+    const pair = map.get(k);
+    if (pair) pair[1] = t;
+    else map.set(k, [undefined, t]);
+  }
+  return [...map].map(([k, [b, h]]) => [k, b, h]);
+}
+
+const vmKey = (r: DeliveryStats): string => `${r.vatID ?? ''}\u0000${r.method ?? ''}`;
+
+function crankSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const m = (name: string, subtype?: string): Metric => (subtype ? { name, kind: 'cranks', subtype } : { name, kind: 'cranks' });
+  return {
+    id: 'cranks',
+    title: 'Cranks',
+    deterministic: true,
+    unit: 'count',
+    rows: [
+      row(metricKey(m('cranks')), b.cranks.selected / bd, h.cranks.selected / hd),
+      row(metricKey(m('cranks.delivery', 'delivery')), b.cranks.delivery / bd, h.cranks.delivery / hd, { subtype: 'delivery' }),
+      row(metricKey(m('cranks.routing', 'routing')), b.cranks.routing / bd, h.cranks.routing / hd, { subtype: 'routing' }),
+    ],
+  };
+}
+
+function deliveriesByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const metric: Metric = { name: 'deliveries', kind: 'deliveries' };
+  const rows = unionKeys(b.deliveriesByVat, h.deliveriesByVat, (r) => r.vatID ?? '')
+    .map(([vatID, br, hr]) => {
+      const name = vatNameOf(hr, br);
+      return row(metricKey(metric, vatScope(vatID)), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, {
+        vatID,
+        ...(name === undefined ? {} : { vatName: name }),
+      });
+    })
+    .sort(byVatThen);
+  rows.push(row(metricKey(metric), b.deliveries.count / bd, h.deliveries.count / hd));
+  return { id: 'deliveriesByVat', title: 'Deliveries by vat', deterministic: true, unit: 'count', rows };
+}
+
+function deliveriesByVatMethod(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const metric: Metric = { name: 'deliveries', kind: 'deliveries' };
+  const rows = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, vmKey)
+    .map(([, br, hr]) => {
+      const any = (hr ?? br) as DeliveryStats;
+      const vatID = any.vatID ?? '';
+      const method = any.method ?? '';
+      const name = vatNameOf(hr, br);
+      return row(metricKey(metric, { vat: vatID, method }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, {
+        vatID,
+        ...(name === undefined ? {} : { vatName: name }),
+        method,
+      });
+    })
+    .sort((x, y) => byVatThen(x, y) || byText(x.method ?? '', y.method ?? ''));
+  return { id: 'deliveriesByVatMethod', title: 'Deliveries by vat and method', deterministic: true, unit: 'count', rows };
+}
+
+function syscallsByType(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const all = (s: { count: number; unanswered: number } | undefined): number => (s ? s.count + s.unanswered : 0);
+  const rows = unionKeys(b.syscallsByType, h.syscallsByType, (s) => s.type)
+    .map(([type, bs, hs]) => row(`syscalls.${type}`, all(bs) / bd, all(hs) / hd, { subtype: type }))
+    .sort((x, y) => Math.max(y.base, y.head) - Math.max(x.base, x.head) || byText(x.subtype ?? '', y.subtype ?? ''));
+  rows.push(row('syscalls', all(b.syscalls) / bd, all(h.syscalls) / hd));
+  return { id: 'syscallsByType', title: 'Syscalls by type', deterministic: true, unit: 'count', rows };
+}
+
+function computronsByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const metric: Metric = { name: 'computrons', kind: 'computrons' };
+  const rows = unionKeys(
+    b.deliveriesByVat.filter((r) => r.computrons !== undefined),
+    h.deliveriesByVat.filter((r) => r.computrons !== undefined),
+    (r) => r.vatID ?? '',
+  )
+    .map(([vatID, br, hr]) => {
+      const name = vatNameOf(hr, br);
+      return row(metricKey(metric, vatScope(vatID)), (br?.computrons ?? 0) / bd, (hr?.computrons ?? 0) / hd, {
+        vatID,
+        ...(name === undefined ? {} : { vatName: name }),
+      });
+    })
+    .sort(byVatThen);
+  rows.push(row(metricKey(metric), (b.computrons ?? 0) / bd, (h.computrons ?? 0) / hd));
+  return { id: 'computronsByVat', title: 'Computrons by vat', deterministic: true, unit: 'computrons', rows };
+}
+
+/** The time statistics the report shows for each vat+method. */
+export const REPORTED_TIME_STATS: readonly TimeStat[] = ['total', 'mean', 'p95'];
+
+function statValue(stats: DurationStats | undefined, stat: TimeStat, div: number): number {
+  if (!stats) return 0;
+  return stat === 'total' ? stats.total / div : stats[stat];
+}
+
+function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+  const rows: CompareRow[] = [];
+  for (const stat of REPORTED_TIME_STATS) {
+    const metric: Metric = { name: `time.${stat}`, kind: 'time', stat };
+    rows.push(row(metricKey(metric), statValue(b.deliveries, stat, bd), statValue(h.deliveries, stat, hd), { stat }));
+  }
+  const pairs = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, vmKey).sort(
+    ([, xb, xh], [, yb, yh]) =>
+      Math.max((yb?.total ?? 0) / bd, (yh?.total ?? 0) / hd) - Math.max((xb?.total ?? 0) / bd, (xh?.total ?? 0) / hd) ||
+      byVatThen((xh ?? xb) as DeliveryStats, (yh ?? yb) as DeliveryStats) ||
+      byText((xh ?? xb)?.method ?? '', (yh ?? yb)?.method ?? ''),
+  );
+  for (const [, br, hr] of pairs) {
+    const any = (hr ?? br) as DeliveryStats;
+    const vatID = any.vatID ?? '';
+    const method = any.method ?? '';
+    const name = vatNameOf(hr, br);
+    for (const stat of REPORTED_TIME_STATS) {
+      const metric: Metric = { name: `time.${stat}`, kind: 'time', stat };
+      rows.push(
+        row(metricKey(metric, { vat: vatID, method }), statValue(br, stat, bd), statValue(hr, stat, hd), {
+          vatID,
+          ...(name === undefined ? {} : { vatName: name }),
+          method,
+          stat,
+        }),
+      );
+    }
+  }
+  return { id: 'time', title: 'Delivery times (wall clock: noisy)', deterministic: false, unit: 'µs', rows };
+}
+
+export function compareSides(base: SideData, head: SideData): Comparison {
+  const b = base.aggregate;
+  const h = head.aggregate;
+  const bd = divisor(base);
+  const hd = divisor(head);
+  const sections = [
+    crankSection(b, h, bd, hd),
+    deliveriesByVat(b, h, bd, hd),
+    deliveriesByVatMethod(b, h, bd, hd),
+    syscallsByType(b, h, bd, hd),
+  ];
+  if (b.computrons !== undefined || h.computrons !== undefined) sections.push(computronsByVat(b, h, bd, hd));
+  sections.push(timeSection(b, h, bd, hd));
+  return { base: summary(base), head: summary(head), perRound: base.rounds !== undefined || head.rounds !== undefined, sections };
+}
+
+// ---- threshold lookups -------------------------------------------------------
+
+/** Does a row's vat match a `vat=` scope (an ID or a name)? */
+const vatMatches = (r: { vatID?: string; vatName?: string }, vat: string | undefined): boolean =>
+  vat === undefined || r.vatID === vat || r.vatName === vat;
+const methodMatches = (r: { method?: string }, method: string | undefined): boolean => method === undefined || r.method === method;
+
+/** One side's value of a metric; undefined when the scope matches nothing on this side. */
+function sideValue(side: SideData, metric: Metric, scope: Scope): number | undefined {
+  const agg = side.aggregate;
+  const div = divisor(side);
+  const { vat, method } = scope;
+  const scoped = vat !== undefined || method !== undefined;
+  switch (metric.kind) {
+    case 'cranks': {
+      if (vat === undefined) {
+        const n = metric.subtype === 'delivery' ? agg.cranks.delivery : metric.subtype === 'routing' ? agg.cranks.routing : agg.cranks.selected;
+        return n / div;
+      }
+      const rows = agg.vats.filter((r) => vatMatches(r, vat));
+      return rows.length ? rows.reduce((n, r) => n + r.cranks, 0) / div : undefined;
+    }
+    case 'deliveries':
+    case 'computrons': {
+      const pick = (r: DeliveryStats): number => (metric.kind === 'deliveries' ? r.count : (r.computrons ?? 0));
+      if (!scoped) return pick(agg.deliveries) / div;
+      const rows =
+        method === undefined
+          ? agg.deliveriesByVat.filter((r) => vatMatches(r, vat))
+          : agg.deliveriesByVatMethod.filter((r) => vatMatches(r, vat) && methodMatches(r, method));
+      return rows.length ? rows.reduce((n, r) => n + pick(r), 0) / div : undefined;
+    }
+    case 'syscalls': {
+      const type = metric.subtype;
+      if (!scoped) {
+        const s = type === undefined ? agg.syscalls : agg.syscallsByType.find((r) => r.type === type);
+        return s ? (s.count + s.unanswered) / div : undefined;
+      }
+      let matched = false;
+      let n = 0;
+      for (const [vatID, methods] of side.syscalls) {
+        if (!vatMatches({ vatID, vatName: agg.vats.find((r) => r.vatID === vatID)?.vatName }, vat)) continue;
+        for (const [m, types] of methods) {
+          if (!methodMatches({ method: m }, method)) continue;
+          for (const [t, count] of types) {
+            if (type !== undefined && t !== type) continue;
+            matched = true;
+            n += count;
+          }
+        }
+      }
+      return matched ? n / div : undefined;
+    }
+    case 'time': {
+      const stat = metric.stat ?? 'total';
+      let stats: DurationStats | undefined;
+      if (!scoped) stats = agg.deliveries;
+      else if (method === undefined) stats = agg.deliveriesByVat.find((r) => vatMatches(r, vat));
+      else if (vat === undefined) stats = side.methodTimes.get(method);
+      else stats = agg.deliveriesByVatMethod.find((r) => vatMatches(r, vat) && methodMatches(r, method));
+      return stats ? statValue(stats, stat, div) : undefined;
+    }
+  }
+}
+
+/** Values for thresholds; a metric found on one side only is 0 on the other. */
+export function comparisonLookup(base: SideData, head: SideData): MetricLookup {
+  return (metric: Metric, scope: Scope): MetricValues | undefined => {
+    const b = sideValue(base, metric, scope);
+    const h = sideValue(head, metric, scope);
+    if (b === undefined && h === undefined) {
+      // An unscoped total exists even when empty: only scopes and syscall types can miss.
+      return undefined;
+    }
+    return { base: b ?? 0, head: h ?? 0 };
+  };
+}
+
+export function evaluateThresholds(thresholds: Threshold[], base: SideData, head: SideData): ThresholdResult[] {
+  const lookup = comparisonLookup(base, head);
+  return thresholds.map((t) => evaluateThreshold(t, lookup));
+}
+
+export function compareJson(comparison: Comparison, results: ThresholdResult[]): CompareJson {
+  return {
+    format: COMPARE_JSON_FORMAT,
+    version: COMPARE_JSON_VERSION,
+    ...comparison,
+    thresholds: results.map((r) => ({
+      expression: r.threshold.text,
+      metric: metricKey(r.threshold.metric, r.threshold.scope),
+      limit: limitText(r.threshold.limit),
+      base: r.base,
+      head: r.head,
+      delta: r.delta,
+      deltaPercent: r.deltaPercent,
+      exceeded: r.exceeded,
+    })),
+    exceeded: results.filter((r) => r.exceeded).length,
+  };
+}

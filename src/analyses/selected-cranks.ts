@@ -1,0 +1,105 @@
+/**
+ * The front of every crank analysis: a CrankSink that looks at every entry and
+ * every crank of the slog (so vat names learned anywhere apply, and the slog's
+ * wall span is known), and hands on only the cranks a `CrankSelection` keeps.
+ *
+ * It needs no separate `observe` hook: names are learned from the outside
+ * entries and from each crank's start and items before the crank is matched,
+ * which is the same order the text render learns them in.
+ */
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { SlogEntry } from '../model/types.js';
+import { VatNames } from '../model/vats.js';
+import { CrankSelection, type SelectionSpec } from './selection.js';
+
+/** A stretch of wall-clock time, from slog `time` fields (seconds since the epoch). */
+export interface TimeSpan {
+  /** The first and the last entry time, seconds since the epoch. */
+  first: number;
+  last: number;
+  /** last - first, in microseconds. */
+  micros: number;
+}
+
+export interface SelectedCranksConfig {
+  /** Which cranks to hand on (default: all). */
+  selection?: SelectionSpec;
+  /** Names that win over the slog's (an annotation file's `vatNames`). */
+  vatNames?: ReadonlyMap<string, string>;
+  /** Receives each selected crank, in slog order. */
+  onCrank: (crank: Crank) => void;
+}
+
+export class SelectedCranks implements CrankSink {
+  readonly vats: VatNames;
+  readonly selection: CrankSelection;
+  /** Every crank seen, and those selected. */
+  cranksSeen = 0;
+  cranksSelected = 0;
+  private readonly onCrank: (crank: Crank) => void;
+  private firstTime: number | undefined;
+  private lastTime: number | undefined;
+  private selFirst: number | undefined;
+  private selLast: number | undefined;
+  /** The current crank's first and last entry time. */
+  private crankFirst: number | undefined;
+  private crankLast: number | undefined;
+
+  constructor(config: SelectedCranksConfig) {
+    this.vats = new VatNames(config.vatNames);
+    this.selection = new CrankSelection(config.selection ?? {}, this.vats);
+    this.onCrank = config.onCrank;
+  }
+
+  entry(entry: SlogEntry): void {
+    this.vats.observe(entry);
+    this.noteTime(entry.time);
+  }
+
+  crank(crank: Crank): void {
+    this.cranksSeen += 1;
+    this.crankFirst = undefined;
+    this.crankLast = undefined;
+    this.vats.observe(crank.start);
+    this.noteTime(crank.start.time);
+    for (const item of crank.items) {
+      if (item.kind === 'entry') {
+        this.vats.observe(item.entry);
+        this.noteTime(item.entry.time);
+      } else {
+        this.noteTime(item.call.time);
+        if (item.result) this.noteTime(item.result.time);
+      }
+    }
+    if (crank.finish) this.noteTime(crank.finish.time);
+    if (!this.selection.matches(crank)) return;
+    this.cranksSelected += 1;
+    this.selFirst ??= this.crankFirst;
+    if (this.crankLast !== undefined) this.selLast = this.crankLast;
+    this.onCrank(crank);
+  }
+
+  /** From the slog's first entry time to its last. */
+  slogSpan(): TimeSpan | undefined {
+    return span(this.firstTime, this.lastTime);
+  }
+
+  /** From the first selected crank's start to the last selected crank's last entry. */
+  selectedSpan(): TimeSpan | undefined {
+    return span(this.selFirst, this.selLast);
+  }
+
+  private noteTime(time: unknown): void {
+    if (typeof time !== 'number' || !Number.isFinite(time)) return;
+    this.firstTime ??= time;
+    this.lastTime = time;
+    this.crankFirst ??= time;
+    this.crankLast = time;
+  }
+}
+
+function span(first: number | undefined, last: number | undefined): TimeSpan | undefined {
+  if (first === undefined || last === undefined) return undefined;
+  return { first, last, micros: (last - first) * 1_000_000 };
+}

@@ -1,0 +1,121 @@
+/**
+ * `slogulate stats`: the tables of a SlogAggregate (totals, syscalls by type,
+ * deliveries by vat and by vat+method, cranks by vat), as text or markdown.
+ * Times print as whole microseconds, shares as percentages with two decimals.
+ */
+import { NO_VAT, type DeliveryStats, type SlogAggregate, type TimeSpan } from './aggregate.js';
+import { NO_NAME } from '../model/vats.js';
+import { tableMarkdown, tableText, type Column, type Table } from './table.js';
+
+export type StatsFormat = 'text' | 'markdown';
+
+const us = (micros: number): string => micros.toFixed(0);
+const pct = (fraction: number): string => `${(fraction * 100).toFixed(2)}%`;
+/** The name column: `<no name>` for a vat nothing names; empty for totals and `<no vat>`. */
+const vatName = (vatID: string | undefined, name: string | undefined): string =>
+  vatID === undefined || vatID === NO_VAT ? '' : name ?? NO_NAME;
+const left = (header: string): Column => ({ header, align: 'left' });
+const right = (header: string): Column => ({ header, align: 'right' });
+
+/** `12.345678 s (2026-11-20T12:04:31.310Z to 2026-11-20T12:04:43.656Z)` */
+function spanText(span: TimeSpan): string {
+  const iso = (t: number): string => {
+    const d = new Date(t * 1000);
+    return Number.isNaN(d.getTime()) ? String(t) : d.toISOString();
+  };
+  return `${(span.micros / 1_000_000).toFixed(6)} s (${iso(span.first)} to ${iso(span.last)})`;
+}
+
+function totalsTable(agg: SlogAggregate, slog: string): Table {
+  const rows: string[][] = [['slog', slog], ['selection', agg.selection]];
+  const { cranks } = agg;
+  const selected = cranks.selected === cranks.seen ? `${cranks.selected}` : `${cranks.selected} of ${cranks.seen}`;
+  rows.push(['cranks', selected], ['delivery cranks', `${cranks.delivery}`], ['routing cranks', `${cranks.routing}`]);
+  if (cranks.unfinished) rows.push(['unfinished cranks', `${cranks.unfinished}`]);
+  if (agg.slogSpan) rows.push(['wall span of the slog', spanText(agg.slogSpan)]);
+  if (agg.selection !== 'all cranks' && agg.selectedSpan) rows.push(['wall span of the selection', spanText(agg.selectedSpan)]);
+  rows.push(
+    ['delivery crank time', `${us(agg.deliveryCranks.total)}µs`],
+    ['routing crank time', `${us(agg.routingCranks.total)}µs`],
+    ['deliveries', `${agg.deliveries.count} (${us(agg.deliveries.total)}µs)`],
+    ['syscalls', `${agg.syscalls.count} (${us(agg.syscalls.total)}µs)`],
+  );
+  if (agg.syscalls.unanswered) rows.push(['syscalls without a result', `${agg.syscalls.unanswered}`]);
+  if (agg.computrons !== undefined) rows.push(['computrons', `${agg.computrons}`]);
+  return { title: 'Totals', columns: [left('what'), left('value')], rows };
+}
+
+function syscallTable(agg: SlogAggregate): Table {
+  const rows = [...agg.syscallsByType, agg.syscalls].map((s) => [
+    s.type === '*' ? 'all' : s.type,
+    `${s.count}`,
+    us(s.total),
+    us(s.mean),
+    `${s.p50}`,
+    `${s.p95}`,
+    us(s.max),
+  ]);
+  return {
+    title: 'Syscalls by type',
+    columns: [left('syscall'), right('count'), right('total µs'), right('mean µs'), right('p50 µs'), right('p95 µs'), right('max µs')],
+    rows,
+  };
+}
+
+function deliveryRow(d: DeliveryStats, withMethod: boolean, withComputrons: boolean): string[] {
+  const row = [d.vatID ?? 'all', vatName(d.vatID, d.vatName)];
+  if (withMethod) row.push(d.method ?? '');
+  row.push(`${d.count}`, us(d.total), us(d.mean), `${d.p95}`, us(d.max), pct(d.share));
+  if (withComputrons) row.push(d.computrons === undefined ? '' : `${d.computrons}`);
+  return row;
+}
+
+function deliveryTable(agg: SlogAggregate, withMethod: boolean): Table {
+  const withComputrons = agg.computrons !== undefined;
+  const columns = [left('vat'), left('name')];
+  if (withMethod) columns.push(left('method'));
+  columns.push(right('count'), right('total µs'), right('mean µs'), right('p95 µs'), right('max µs'), right('share'));
+  if (withComputrons) columns.push(right('computrons'));
+  const rows = (withMethod ? agg.deliveriesByVatMethod : agg.deliveriesByVat).map((d) =>
+    deliveryRow(d, withMethod, withComputrons),
+  );
+  rows.push(deliveryRow(agg.deliveries, withMethod, withComputrons));
+  return {
+    title: withMethod ? 'Deliveries by vat and method' : 'Deliveries by vat',
+    columns,
+    rows,
+    note: 'a delivery runs from its deliver to its deliver-result; share: of all delivery time',
+  };
+}
+
+function vatTable(agg: SlogAggregate): Table {
+  const withComputrons = agg.computrons !== undefined;
+  const columns = [left('vat'), left('name'), right('deliver'), right('notify'), right('other'), right('cranks'), right('crank time µs')];
+  if (withComputrons) columns.push(right('computrons'));
+  const rows = agg.vats.map((v) => {
+    const row = [v.vatID, vatName(v.vatID, v.vatName), `${v.deliver}`, `${v.notify}`, `${v.other}`, `${v.cranks}`, us(v.crankTime)];
+    if (withComputrons) row.push(v.computrons === undefined ? '' : `${v.computrons}`);
+    return row;
+  });
+  const sum = (f: (v: SlogAggregate['vats'][number]) => number): number => agg.vats.reduce((acc, v) => acc + f(v), 0);
+  const total = ['all', '', `${sum((v) => v.deliver)}`, `${sum((v) => v.notify)}`, `${sum((v) => v.other)}`, `${sum((v) => v.cranks)}`, us(sum((v) => v.crankTime))];
+  if (withComputrons) total.push(`${agg.computrons}`);
+  rows.push(total);
+  return {
+    title: 'Delivery cranks by vat',
+    columns,
+    rows,
+    note: 'deliver/notify/other: what the crank delivers first; crank time: crank-start to crank-finish',
+  };
+}
+
+/** Every table of `slogulate stats`, in print order. */
+export function statsTables(agg: SlogAggregate, slog: string): Table[] {
+  return [totalsTable(agg, slog), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg)];
+}
+
+/** The tables as text (blank line between tables) or markdown; ends with a newline. */
+export function formatTables(tables: readonly Table[], format: StatsFormat): string {
+  const render = format === 'markdown' ? tableMarkdown : tableText;
+  return `${tables.map(render).join('\n\n')}\n`;
+}

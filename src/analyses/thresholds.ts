@@ -1,0 +1,180 @@
+/**
+ * Regression thresholds for `slogulate compare --fail-on EXPR`:
+ *
+ *     EXPR   := METRIC [",vat=" VAT] [",method=" METHOD] ":" LIMIT
+ *     LIMIT  := ["+"] NUMBER ["%"]
+ *
+ * `computrons:+5%` fails when the head's computrons exceed the base's by more
+ * than 5%; `syscalls:+0` when the head makes any syscall more; `+N` allows an
+ * increase of N (in the metric's unit: a count, computrons, or µs for times).
+ * Exactly at the limit passes; only going over it fails. A percentage limit on
+ * a metric whose base is 0 fails as soon as the head is above 0.
+ *
+ * This module parses expressions and evaluates them against base and head
+ * values; where the values come from is `MetricLookup` (see compare.ts).
+ */
+
+/** What a metric counts. */
+export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'time';
+
+/** Statistics of delivery times (µs) a `time.STAT` metric can name. */
+export const TIME_STATS = ['total', 'mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
+export type TimeStat = (typeof TIME_STATS)[number];
+
+export interface Metric {
+  /** The canonical name: `cranks.delivery`, `syscalls.send`, `time.p95`, `computrons`... */
+  name: string;
+  kind: MetricKind;
+  /** cranks: `delivery` / `routing` (absent: all); syscalls: the syscall type (absent: all). */
+  subtype?: string;
+  /** time: which statistic. */
+  stat?: TimeStat;
+}
+
+export interface Scope {
+  /** A vat ID (`v9`) or a vat name. */
+  vat?: string;
+  /** A delivery method (`makeInvitation`), or a delivery kind (`notify`, `bringOutYourDead`...). */
+  method?: string;
+}
+
+export interface Limit {
+  /** How much the head may exceed the base: a number, or a percentage of the base. */
+  amount: number;
+  percent: boolean;
+}
+
+export interface Threshold {
+  /** The expression as given. */
+  text: string;
+  metric: Metric;
+  scope: Scope;
+  limit: Limit;
+}
+
+export class ThresholdError extends Error {}
+
+/** Shown with every malformed expression. */
+export const THRESHOLD_GRAMMAR = [
+  'expected METRIC[,vat=VAT][,method=METHOD]:LIMIT',
+  '  METRIC: cranks, cranks.delivery, cranks.routing, deliveries, syscalls, syscalls.TYPE (send, vatstoreGet...),',
+  `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs)`,
+  '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base)',
+  "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
+].join('\n');
+
+function metricFrom(text: string): Metric {
+  if (text === 'cranks' || text === 'deliveries' || text === 'syscalls' || text === 'computrons') {
+    return { name: text, kind: text };
+  }
+  if (text === 'cranks.delivery' || text === 'cranks.routing') {
+    return { name: text, kind: 'cranks', subtype: text.slice('cranks.'.length) };
+  }
+  if (text.startsWith('syscalls.') && text.length > 'syscalls.'.length) {
+    return { name: text, kind: 'syscalls', subtype: text.slice('syscalls.'.length) };
+  }
+  if (text === 'time') return { name: 'time.total', kind: 'time', stat: 'total' };
+  if (text.startsWith('time.')) {
+    const stat = text.slice('time.'.length);
+    if ((TIME_STATS as readonly string[]).includes(stat)) return { name: text, kind: 'time', stat: stat as TimeStat };
+    throw new ThresholdError(`unknown time statistic "${stat}" (one of ${TIME_STATS.join(', ')})`);
+  }
+  throw new ThresholdError(text ? `unknown metric "${text}"` : 'no metric');
+}
+
+function limitFrom(text: string): Limit {
+  const m = /^\+?(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(text);
+  if (!m) {
+    if (/^-/.test(text)) throw new ThresholdError(`limit "${text}" is negative (a limit is how much the head may exceed the base)`);
+    throw new ThresholdError(text ? `bad limit "${text}"` : 'no limit after ":"');
+  }
+  return { amount: Number(m[1]), percent: m[2] === '%' };
+}
+
+/** Parses one `--fail-on` expression; throws ThresholdError (the message does not include the grammar). */
+export function parseThreshold(text: string): Threshold {
+  const colon = text.lastIndexOf(':');
+  if (colon < 0) throw new ThresholdError('no ":" before the limit');
+  const limit = limitFrom(text.slice(colon + 1).trim());
+  const [metricText = '', ...scopeParts] = text.slice(0, colon).split(',');
+  const metric = metricFrom(metricText.trim());
+  const scope: Scope = {};
+  for (const raw of scopeParts) {
+    const part = raw.trim();
+    const eq = part.indexOf('=');
+    const key = eq < 0 ? part : part.slice(0, eq).trim();
+    const value = eq < 0 ? '' : part.slice(eq + 1).trim();
+    if (key !== 'vat' && key !== 'method') throw new ThresholdError(`unknown scope "${part}" (vat=VAT or method=METHOD)`);
+    if (!value) throw new ThresholdError(`empty ${key}= scope`);
+    if (scope[key] !== undefined) throw new ThresholdError(`${key}= given twice`);
+    scope[key] = value;
+  }
+  if (metric.kind === 'cranks') {
+    if (scope.method !== undefined) throw new ThresholdError(`${metric.name} cannot be scoped by method (use deliveries)`);
+    if (scope.vat !== undefined && metric.subtype === 'routing') throw new ThresholdError('routing cranks have no vat');
+  }
+  return { text, metric, scope, limit };
+}
+
+/** A threshold's scope and metric, written back in the expression syntax (without the limit). */
+export function metricKey(metric: Metric, scope: Scope = {}): string {
+  let key = metric.name;
+  if (scope.vat !== undefined) key += `,vat=${scope.vat}`;
+  if (scope.method !== undefined) key += `,method=${scope.method}`;
+  return key;
+}
+
+export function limitText(limit: Limit): string {
+  return `+${limit.amount}${limit.percent ? '%' : ''}`;
+}
+
+/** The base and head values of a metric (per round when comparing rounds). */
+export interface MetricValues {
+  base: number;
+  head: number;
+}
+
+/** Finds a metric's values; undefined when the scope matches nothing in either slog. */
+export type MetricLookup = (metric: Metric, scope: Scope) => MetricValues | undefined;
+
+export interface ThresholdResult {
+  threshold: Threshold;
+  base: number;
+  head: number;
+  delta: number;
+  /** delta / base as a percentage; null when the base is 0 (and the head is not). */
+  deltaPercent: number | null;
+  exceeded: boolean;
+}
+
+/** delta / base in percent; 0 when both are 0, null when only the base is. */
+export function deltaPercent(base: number, head: number): number | null {
+  if (base === 0) return head === 0 ? 0 : null;
+  return ((head - base) / base) * 100;
+}
+
+/**
+ * Is `head` over the limit? `+N`: head - base > N. `+N%`: head - base > N% of
+ * base, computed as (head - base) * 100 > N * base so that a value exactly at
+ * the limit is not pushed over it by a division.
+ */
+export function exceeds(base: number, head: number, limit: Limit): boolean {
+  const delta = head - base;
+  return limit.percent ? delta * 100 > limit.amount * base : delta > limit.amount;
+}
+
+export function evaluateThreshold(threshold: Threshold, lookup: MetricLookup): ThresholdResult {
+  const values = lookup(threshold.metric, threshold.scope);
+  if (!values) {
+    throw new ThresholdError(`${metricKey(threshold.metric, threshold.scope)} matches nothing in either slog`);
+  }
+  const { base, head } = values;
+  return {
+    threshold,
+    base,
+    head,
+    delta: head - base,
+    deltaPercent: deltaPercent(base, head),
+    exceeded: exceeds(base, head, threshold.limit),
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Top-N rankings of delivery cranks (`slogulate top`): by total time, local
+ * time, syscall time, syscall fraction, syscall count and computrons, in one
+ * pass and memory bounded by N per ranking.
+ *
+ * What is ranked: every selected delivery crank that finished (routing cranks
+ * and a crank the slog ends inside have nothing comparable). Cranks are ranked
+ * by the figures their `--timing` header prints (whole µs, percentages with
+ * two decimals), so a ranking agrees with sorting those header lines; equal
+ * figures keep crank order. Each ranked crank carries its exact `--timing`
+ * header, made when the crank went by, exactly as the text render prints it.
+ */
+import type { Annotations } from '../model/annotations.js';
+import { emptyAnnotations } from '../model/annotations.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import { isDelivery } from '../model/crank.js';
+import type { SlogEntry } from '../model/types.js';
+import { RenderContext } from '../render/context.js';
+import { crankHeader, crankVatName } from '../render/crank-text.js';
+import { defaultRenderOptions } from '../render/options.js';
+import { SelectedCranks } from './selected-cranks.js';
+import type { SelectionSpec } from './selection.js';
+import { TopN } from './top-n.js';
+
+/** What a ranking sorts by (the `--by` values). */
+export type TopKey = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons';
+
+/** Every key, in the order their sections print. */
+export const TOP_KEYS: readonly TopKey[] = ['total', 'local', 'syscall', 'syscall-fraction', 'syscall-count', 'computrons'];
+
+/** Section titles: `Top 5 of 138 delivery cranks by <title>:`. */
+export const TOP_TITLES: Readonly<Record<TopKey, string>> = {
+  total: 'total time',
+  local: 'local time (outside syscalls)',
+  syscall: 'time in syscalls',
+  'syscall-fraction': 'fraction of time in syscalls',
+  'syscall-count': 'number of syscalls',
+  computrons: 'computrons',
+};
+
+/** One ranked crank: the figures of its `--timing` header, and the header itself. */
+export interface RankedCrank {
+  crankNum: number;
+  vatID?: string;
+  /** The name its header shows. */
+  vatName: string;
+  /** Its annotation label, if any. */
+  label?: string;
+  /** Whole µs, as printed. */
+  totalMicros: number;
+  localMicros: number;
+  syscallMicros: number;
+  /** Percent of total, two decimals, as printed. */
+  localPercent: number;
+  syscallPercent: number;
+  syscallCount: number;
+  /** Absent when the crank's worker reports none. */
+  computrons?: number;
+  /** `// crank 7324: v51 vaultFactory [total:21673µs local:...] 286 syscalls` */
+  header: string;
+}
+
+export interface Ranking {
+  key: TopKey;
+  title: string;
+  /** Best first; at most N. Cranks without a value for the key (no computrons) are not ranked. */
+  cranks: RankedCrank[];
+}
+
+export interface TopResult {
+  /** The selection in words. */
+  selection: string;
+  /** Finished selected delivery cranks: what was ranked. */
+  ranked: number;
+  /** Did any ranked crank report computrons? */
+  hasComputrons: boolean;
+  n: number;
+  rankings: Ranking[];
+}
+
+export interface TopConfig {
+  /** Rankings to make, in this order; undefined: every key the slog has data for. */
+  keys?: readonly TopKey[];
+  /** How many cranks per ranking. */
+  n: number;
+  selection?: SelectionSpec;
+  /** Vat names and crank labels for the headers. */
+  annotations?: Annotations;
+}
+
+/** A crank's figures, as its `--timing` header prints them. */
+type Figures = Pick<
+  RankedCrank,
+  'totalMicros' | 'localMicros' | 'syscallMicros' | 'localPercent' | 'syscallPercent' | 'syscallCount' | 'computrons'
+>;
+
+/** The figure a key ranks by (undefined: the crank is not ranked by it). */
+function figure(row: Figures, key: TopKey): number | undefined {
+  let value: number | undefined;
+  switch (key) {
+    case 'total':
+      value = row.totalMicros;
+      break;
+    case 'local':
+      value = row.localMicros;
+      break;
+    case 'syscall':
+      value = row.syscallMicros;
+      break;
+    case 'syscall-fraction':
+      value = row.syscallPercent;
+      break;
+    case 'syscall-count':
+      value = row.syscallCount;
+      break;
+    case 'computrons':
+      value = row.computrons;
+      break;
+  }
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+interface Candidate {
+  value: number;
+  row: RankedCrank;
+  /** Arrival order: the last tie-break. */
+  seq: number;
+}
+
+const candidateOrder = (a: Candidate, b: Candidate): number =>
+  b.value - a.value || a.row.crankNum - b.row.crankNum || a.seq - b.seq;
+
+/** Whole µs as `micros()` prints them. */
+const wholeMicros = (seconds: number): number => Number((seconds * 1_000_000).toFixed(0));
+/** A percentage with two decimals as `percent()` prints it. */
+const percent2 = (fraction: number): number => Number((fraction * 100).toFixed(2));
+
+export class TopCollector implements CrankSink {
+  private readonly front: SelectedCranks;
+  private readonly ctx: RenderContext;
+  private readonly tops = new Map<TopKey, TopN<Candidate>>();
+  private ranked = 0;
+  private hasComputrons = false;
+
+  constructor(private readonly config: TopConfig) {
+    const annotations = config.annotations ?? emptyAnnotations();
+    this.front = new SelectedCranks({
+      selection: config.selection,
+      vatNames: annotations.vatNames,
+      onCrank: (crank) => this.add(crank),
+    });
+    this.ctx = new RenderContext({ ...defaultRenderOptions(), timing: true }, annotations, this.front.vats);
+    for (const key of config.keys ?? TOP_KEYS) this.tops.set(key, new TopN(config.n, candidateOrder));
+  }
+
+  entry(entry: SlogEntry): void {
+    this.front.entry(entry);
+  }
+
+  crank(crank: Crank): void {
+    this.front.crank(crank);
+  }
+
+  private add(crank: Crank): void {
+    if (!isDelivery(crank) || !crank.finish) return;
+    this.ranked += 1;
+    const seq = this.ranked;
+    const { total, syscall, syscallCount, computrons } = crank.timing;
+    if (computrons !== undefined) this.hasComputrons = true;
+    const figures: Figures = {
+      totalMicros: wholeMicros(total),
+      localMicros: wholeMicros(total - syscall),
+      syscallMicros: wholeMicros(syscall),
+      localPercent: percent2((total - syscall) / total),
+      syscallPercent: percent2(syscall / total),
+      syscallCount,
+    };
+    if (computrons !== undefined) figures.computrons = computrons;
+    let row: RankedCrank | undefined;
+    for (const [key, top] of this.tops) {
+      const value = figure(figures, key);
+      if (value === undefined) continue;
+      const probe = { value, row: { crankNum: crank.crankNum } as RankedCrank, seq };
+      if (!top.admits(probe)) continue;
+      row ??= this.row(crank, figures);
+      top.offer({ value, row, seq });
+    }
+  }
+
+  private row(crank: Crank, figures: Figures): RankedCrank {
+    const header = crankHeader(this.ctx, crank);
+    const row: RankedCrank = {
+      crankNum: crank.crankNum,
+      ...(crank.vatID === undefined ? {} : { vatID: crank.vatID }),
+      vatName: crankVatName(this.ctx, crank),
+      ...figures,
+      header,
+    };
+    const label = this.ctx.annotations.crankLabels.get(crank.crankNum);
+    if (label !== undefined) row.label = label;
+    return row;
+  }
+
+  /** The vat names learned so far (annotations first). */
+  get vats(): SelectedCranks['vats'] {
+    return this.front.vats;
+  }
+
+  /** Cranks seen and selected (all kinds), for "matches nothing" messages. */
+  get cranksSelected(): number {
+    return this.front.cranksSelected;
+  }
+
+  result(): TopResult {
+    const keys = this.config.keys ?? TOP_KEYS.filter((k) => k !== 'computrons' || this.hasComputrons);
+    return {
+      selection: this.front.selection.describe(),
+      ranked: this.ranked,
+      hasComputrons: this.hasComputrons,
+      n: this.config.n,
+      rankings: keys.map((key) => ({
+        key,
+        title: TOP_TITLES[key],
+        cranks: (this.tops.get(key) as TopN<Candidate>).list().map((c) => c.row),
+      })),
+    };
+  }
+}

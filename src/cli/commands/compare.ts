@@ -1,0 +1,207 @@
+/**
+ * `slogulate compare BASE HEAD`: counts, computrons and delivery times of two
+ * slogs side by side (text, markdown or JSON), and `--fail-on` thresholds
+ * whose breach makes the exit status 1 (for CI). Both slogs are read at the
+ * same time, each in one streaming pass.
+ */
+import { createReadStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { Option, type Command } from 'commander';
+import type { CrankSink } from '../../model/assembler.js';
+import type { Crank } from '../../model/crank.js';
+import type { SlogEntry } from '../../model/types.js';
+import { CompareSide, type SideData } from '../../analyses/compare-side.js';
+import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
+import { compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
+import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
+import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/thresholds.js';
+import type { SelectionSpec } from '../../analyses/selection.js';
+import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
+import { Output } from '../output.js';
+import { runSlog } from '../run-slog.js';
+
+interface CompareCliOptions {
+  format: CompareFormat;
+  failOn?: string[];
+  cranks?: string;
+  vat?: string[];
+  annotations?: string;
+  annot?: string;
+  roundMarks?: boolean;
+  baseLog?: string;
+  headLog?: string;
+  changed?: boolean;
+  timeRows: number;
+  out?: string;
+}
+
+/** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
+function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
+  return (exprs ?? []).map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (err) {
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
+      throw err;
+    }
+  });
+}
+
+/** Round marks read from a benchmark's console output, one line at a time. */
+async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
+  const stream = createReadStream(file);
+  const opened = new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', reject);
+  });
+  try {
+    await opened;
+  } catch (err) {
+    throw new CliError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, EXIT_USAGE);
+  }
+  let n = 0;
+  try {
+    for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+      n += 1;
+      rounds.noteText(line, `${file}:${n}`);
+    }
+  } catch (err) {
+    if (err instanceof RoundMarkError) throw new CliError(err.message, EXIT_USAGE);
+    throw err;
+  }
+}
+
+/** Turns a round-mark error thrown inside the pass into a usage error (runSlog passes CliErrors on as they are). */
+class MarkErrors implements CrankSink {
+  constructor(private readonly inner: CrankSink) {}
+  entry(entry: SlogEntry, line: number): void {
+    this.guard(() => this.inner.entry(entry, line));
+  }
+  crank(crank: Crank): void {
+    this.guard(() => this.inner.crank(crank));
+  }
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      if (err instanceof RoundMarkError) throw new CliError(err.message, EXIT_USAGE);
+      throw err;
+    }
+  }
+}
+
+interface SideArgs {
+  file: string;
+  log: string | undefined;
+  perRound: boolean;
+  selection: SelectionSpec;
+  vatNames: ReadonlyMap<string, string>;
+}
+
+async function readSide(args: SideArgs): Promise<SideData> {
+  const slog = args.file === '-' ? '<stdin>' : args.file;
+  let rounds: Rounds | undefined;
+  if (args.perRound) {
+    rounds = new Rounds();
+    if (args.log !== undefined) await marksFromLog(args.log, rounds);
+  }
+  const side = new CompareSide({
+    slog,
+    selection: args.selection,
+    vatNames: args.vatNames,
+    rounds,
+    marksInSlog: args.log === undefined,
+  });
+  await runSlog({ file: args.file, sink: new MarkErrors(side.sink) });
+  const data = side.result();
+  if (rounds) {
+    if (rounds.count === 0) {
+      const where = args.log ?? `${slog} (console entries)`;
+      throw new CliError(`${where}: no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
+    }
+    for (const r of rounds.unended()) {
+      warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
+    }
+  }
+  if (data.aggregate.cranks.selected === 0) warn(`${slog}: no cranks match ${data.aggregate.selection}`);
+  return data;
+}
+
+function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: SideData): void {
+  if (base.aggregate.computrons !== undefined || head.aggregate.computrons !== undefined) return;
+  for (const t of thresholds) {
+    if (t.metric.kind === 'computrons') warn(`--fail-on '${t.text}': neither slog reports computrons (only XS workers do); it cannot fail`);
+  }
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('compare')
+    .description('compare two slogs (base and head): counts, computrons, delivery times; exit 1 when a --fail-on threshold is exceeded')
+    .argument('<base>', 'the base slog (plain or gzipped; - for stdin)')
+    .argument('<head>', 'the head slog (plain or gzipped; - for stdin)')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'markdown', 'json']).default('text'))
+    .addOption(
+      new Option('--fail-on <threshold>', "exit 1 when the head exceeds the base by more than this, e.g. 'computrons:+5%' (repeatable)").argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    );
+  for (const opt of selectionOptions()) cmd.addOption(opt);
+  cmd
+    .option('--round-marks', 'compare per benchmark round: only cranks inside rounds, totals divided by the round count')
+    .option('--base-log <file>', "read the base's round marks from the benchmark's console output (implies --round-marks)")
+    .option('--head-log <file>', "read the head's round marks from the benchmark's console output (implies --round-marks)")
+    .option('--changed', 'text and markdown: leave out count rows that did not change')
+    .option('--time-rows <n>', 'text and markdown: vat+method entries in the time table, largest first (0: all)', parseNonNegativeInt, 10)
+    .option('-o, --out <file>', 'write the report to file instead of stdout');
+  for (const opt of annotationOptions()) cmd.addOption(opt);
+  cmd.addHelpText(
+    'after',
+    `
+Thresholds (--fail-on, repeatable):
+${THRESHOLD_GRAMMAR.replace(/^expected /, '  ')}
+Exit status: 0 no threshold exceeded, 1 some threshold exceeded, 2 usage error.
+
+Examples:
+  slogulate compare base.slog.gz head.slog.gz
+  slogulate compare --fail-on 'computrons:+5%' --fail-on 'syscalls:+0' base.slog head.slog
+  slogulate compare --round-marks --format markdown base.slog head.slog > comment.md
+  slogulate compare --format json base.slog head.slog | jq '.sections[] | select(.id == "syscallsByType")'`,
+  );
+  cmd.action(async (base: string, head: string, _opts: CompareCliOptions, command: Command) => {
+    // The root command shares some spellings (--cranks, --vat, --annotations, --out) and
+    // commander hands them to it: read them with the globals, as the other subcommands do.
+    const opts = command.optsWithGlobals<CompareCliOptions>();
+    const thresholds = thresholdsFrom(opts.failOn);
+    if (base === '-' && head === '-') throw new CliError('only one of base and head can be read from stdin', EXIT_USAGE);
+    const annotations = annotationsFrom(opts);
+    const selection = selectionFrom(opts);
+    const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
+    const common = { perRound, selection, vatNames: annotations.vatNames };
+    const [baseData, headData] = await Promise.all([
+      readSide({ ...common, file: base, log: opts.baseLog }),
+      readSide({ ...common, file: head, log: opts.headLog }),
+    ]);
+    warnAboutComputrons(thresholds, baseData, headData);
+    let results: ThresholdResult[];
+    try {
+      results = evaluateThresholds(thresholds, baseData, headData);
+    } catch (err) {
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on: ${err.message}`, EXIT_USAGE);
+      throw err;
+    }
+    const comparison = compareSides(baseData, headData);
+    const report = { changedOnly: opts.changed === true, timeRows: opts.timeRows };
+    const out = Output.open(opts.out);
+    if (opts.format === 'json') out.write(`${JSON.stringify(compareJson(comparison, results), null, 2)}\n`);
+    else if (opts.format === 'markdown') out.write(compareMarkdown(comparison, results, report));
+    else out.write(compareText(comparison, results, report));
+    await out.close();
+    const exceeded = results.some((r) => r.exceeded);
+    // With the report in a file (or as JSON), the verdict still reaches the CI log.
+    if (exceeded && (opts.out !== undefined || opts.format !== 'text')) warn(verdict(results) as string);
+    process.exitCode = exceeded ? EXIT_FAILURE : EXIT_OK;
+  });
+  return cmd;
+}

@@ -1,0 +1,61 @@
+/**
+ * `slogulate flow [file]`: the message flow per vat (src/analyses/flow.ts),
+ * for the selected cranks (`--cranks`, `--vat`), named from `--annotations`
+ * and the automatic names.
+ */
+import type { Command } from 'commander';
+import { AutoNames } from '../../analyses/auto-names.js';
+import { FlowCollector, FlowNames } from '../../analyses/flow.js';
+import { CrankSelection } from '../../analyses/selection.js';
+import { VatNames } from '../../model/vats.js';
+import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
+import { EXIT_OK, warn } from '../errors.js';
+import { Output } from '../output.js';
+import { readKrefModel } from '../kref-pass.js';
+
+interface FlowOptions {
+  cranks?: string;
+  vat?: string[];
+  annotations?: string;
+  annot?: string;
+  out?: string;
+}
+
+export async function flowCommand(file: string | undefined, opts: FlowOptions): Promise<number> {
+  const annotations = annotationsFrom(opts);
+  const vats = new VatNames(annotations.vatNames);
+  const selection = new CrankSelection(selectionFrom(opts), vats);
+  const flow = new FlowCollector();
+  const { model, run } = await readKrefModel(file, vats, (crank, facts) => {
+    if (selection.matches(crank)) flow.add(crank, facts);
+  });
+  if (flow.size === 0) {
+    warn(`${run.source.name}: no cranks ${selection.isAll ? 'deliver a message or notification' : `match ${selection.describe()}`}`);
+  }
+  const lines = flow.lines(new FlowNames(model, new AutoNames(model, vats), annotations));
+  const out = Output.open(opts.out);
+  if (lines.length) out.write(`${lines.join('\n')}\n`);
+  await out.close();
+  return EXIT_OK;
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('flow')
+    .description('the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved')
+    .argument('[file]', 'the slog; - or nothing reads stdin');
+  for (const opt of [...selectionOptions(), ...annotationOptions()]) cmd.addOption(opt);
+  return cmd
+    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  slogulate flow --cranks 7215-7495 chain.slog            one benchmark round
+  slogulate flow --vat zoe --annotations names.json chain.slog`,
+    )
+    .action(async (file: string | undefined, _opts: FlowOptions, command: Command) => {
+      // The root command has some of these options too (--annotations, --cranks, --out): read both.
+      process.exitCode = await flowCommand(file, command.optsWithGlobals<FlowOptions>());
+    });
+}

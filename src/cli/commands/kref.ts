@@ -1,0 +1,72 @@
+/**
+ * `slogulate kref KREF [file]`: the life of one kref (src/analyses/kref-history.ts).
+ */
+import type { Command } from 'commander';
+import { AutoNames } from '../../analyses/auto-names.js';
+import { KrefHistory } from '../../analyses/kref-history.js';
+import { formatKref, krefId } from '../../model/kref-ids.js';
+import { VatNames } from '../../model/vats.js';
+import { RenderContext } from '../../render/context.js';
+import { KernelLines } from '../../render/kernel-lines.js';
+import { defaultRenderOptions } from '../../render/options.js';
+import { annotationOptions, annotationsFrom, parseNonNegativeInt } from '../common-options.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { Output } from '../output.js';
+import { readKrefModel } from '../kref-pass.js';
+
+interface KrefOptions {
+  annotations?: string;
+  annot?: string;
+  nonoise?: boolean;
+  bigwidth?: number;
+  out?: string;
+}
+
+export async function krefCommand(wanted: string, file: string | undefined, opts: KrefOptions): Promise<number> {
+  const annotations = annotationsFrom(opts);
+  let id = krefId(wanted);
+  if (id < 0) {
+    // A name from the annotation file works too.
+    for (const [kref, name] of annotations.kernelRefs) if (name === wanted) id = krefId(kref);
+    if (id < 0) {
+      const names = opts.annotations ?? opts.annot ? ' or a name in the annotation file' : '';
+      throw new CliError(`"${wanted}" is not a kref (like ko12, kp40, kd3)${names}`, EXIT_USAGE);
+    }
+  }
+  const kref = formatKref(id);
+  const options = { ...defaultRenderOptions(), nonoise: opts.nonoise === true };
+  if (opts.bigwidth !== undefined) options.bigWidth = opts.bigwidth;
+  const vats = new VatNames(annotations.vatNames);
+  const ctx = new RenderContext(options, annotations, vats);
+  const history = new KrefHistory(kref, ctx, new KernelLines(ctx));
+  const { model, run } = await readKrefModel(file, vats, (crank) => history.crank(crank));
+  if (!model.has(id)) throw new CliError(`${kref} does not appear in ${run.source.name}`, EXIT_FAILURE);
+  const out = Output.open(opts.out);
+  out.write(`${history.lines(id, model, new AutoNames(model, vats)).join('\n')}\n`);
+  await out.close();
+  return EXIT_OK;
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('kref')
+    .description('the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it')
+    .argument('<kref>', 'a kref (ko12, kp40, kd3), or a name from the --annotations file')
+    .argument('[file]', 'the slog; - or nothing reads stdin');
+  for (const opt of annotationOptions()) cmd.addOption(opt);
+  return cmd
+    .option('--nonoise', 'leave out clist and subscribe lines')
+    .option('--bigwidth <n>', 'print values longer than n characters as <BIG> (default 200)', parseNonNegativeInt)
+    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  slogulate kref kp46 chain.slog
+  slogulate kref --annotations <(slogulate annotate chain.slog) ko30 chain.slog`,
+    )
+    .action(async (wanted: string, file: string | undefined, _opts: KrefOptions, command: Command) => {
+      // The root command has some of these options too (--annotations, --nonoise, --out): read both.
+      process.exitCode = await krefCommand(wanted, file, command.optsWithGlobals<KrefOptions>());
+    });
+}

@@ -1,0 +1,57 @@
+/**
+ * `slogulate stats [file]`: tables of syscalls by type, deliveries by vat and
+ * by vat+method, and cranks by vat, with totals; text, markdown or JSON.
+ */
+import { Option, type Command } from 'commander';
+import { SlogAggregator } from '../../analyses/aggregate.js';
+import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
+import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
+import { EXIT_OK, warn } from '../errors.js';
+import { Output } from '../output.js';
+import { runSlog } from '../run-slog.js';
+
+interface StatsCliOptions {
+  json?: boolean;
+  format: StatsFormat;
+  cranks?: string;
+  vat?: string[];
+  annotations?: string;
+  annot?: string;
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('stats')
+    .description('tables: syscalls by type, deliveries by vat and by vat+method, cranks and computrons by vat, totals')
+    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
+    .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));
+  for (const opt of selectionOptions()) cmd.addOption(opt);
+  for (const opt of annotationOptions()) cmd.addOption(opt);
+  cmd.addHelpText(
+    'after',
+    `
+Times are whole microseconds; percentiles are exact (nearest rank).
+Examples:
+  slogulate stats chain.slog
+  slogulate stats --cranks 7215-7495 --format markdown chain.slog > stats.md
+  slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod`,
+  );
+  cmd.action(async (file: string | undefined, _opts: StatsCliOptions, command: Command) => {
+    // The render's options (--annotations, --cranks, --vat) also exist on the root
+    // command, which may take them wherever they appear: read both.
+    const opts = command.optsWithGlobals<StatsCliOptions>();
+    const annotations = annotationsFrom(opts);
+    const aggregator = new SlogAggregator({ selection: selectionFrom(opts), vatNames: annotations.vatNames });
+    const run = await runSlog({ file, sink: aggregator });
+    const agg = aggregator.result();
+    const empty = agg.cranks.selected === 0;
+    if (empty) warn(`${run.source.name}: no cranks match ${agg.selection}`);
+    const out = Output.open(undefined);
+    if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...agg }, null, 2)}\n`);
+    else if (!empty) out.write(formatTables(statsTables(agg, run.source.name), opts.format));
+    await out.close();
+    process.exitCode = EXIT_OK;
+  });
+  return cmd;
+}

@@ -1,0 +1,86 @@
+/**
+ * `slogulate top [file]`: the delivery cranks that cost the most, ranked six
+ * ways, each listed as its `--timing` crank header.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { TOP_KEYS, TopCollector, type TopKey, type TopResult } from '../../analyses/top.js';
+import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
+import { EXIT_OK, warn } from '../errors.js';
+import { Output } from '../output.js';
+import { runSlog } from '../run-slog.js';
+
+export const DEFAULT_TOP_N = 5;
+
+interface TopCliOptions {
+  by?: TopKey[];
+  count: number;
+  json?: boolean;
+  cranks?: string;
+  vat?: string[];
+  annotations?: string;
+  annot?: string;
+}
+
+function parseKey(value: string, previous: TopKey[] | undefined): TopKey[] {
+  if (!(TOP_KEYS as readonly string[]).includes(value)) {
+    throw new InvalidArgumentError(`expected one of ${TOP_KEYS.join(', ')}`);
+  }
+  const key = value as TopKey;
+  return previous?.includes(key) ? previous : [...(previous ?? []), key];
+}
+
+/** The rankings as text: a title line per section, then the cranks' header lines. */
+export function topText(result: TopResult): string {
+  const scope = result.selection === 'all cranks' ? '' : ` (${result.selection})`;
+  const sections = result.rankings.map((r) => {
+    const lines = [`Top ${r.cranks.length} of ${result.ranked} delivery cranks${scope} by ${r.title}:`];
+    if (r.key === 'computrons' && !result.hasComputrons) lines.push('(no crank reports computrons: not an XS worker slog?)');
+    for (const crank of r.cranks) lines.push(crank.header);
+    return lines.join('\n');
+  });
+  return sections.length ? `${sections.join('\n\n')}\n` : '';
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('top')
+    .description('rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons')
+    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .addOption(
+      new Option('--by <key>', `rank by this (repeatable): ${TOP_KEYS.join(', ')} (default: every key the slog has data for)`).argParser(parseKey),
+    )
+    .addOption(new Option('-n, --count <n>', 'how many cranks per ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
+    .option('--json', 'print the rankings as JSON');
+  for (const opt of selectionOptions()) cmd.addOption(opt);
+  for (const opt of annotationOptions()) cmd.addOption(opt);
+  cmd.addHelpText(
+    'after',
+    `
+Each ranking lists the cranks as their --timing header lines; equal figures keep crank order.
+Examples:
+  slogulate top chain.slog                         top 5 six ways
+  slogulate top --by syscall -n 10 chain.slog      the 10 cranks with most time in syscalls
+  slogulate top --cranks 7215-7495 --vat zoe chain.slog`,
+  );
+  cmd.action(async (file: string | undefined, _opts: TopCliOptions, command: Command) => {
+    // The render's options (--annotations, --cranks, --vat) also exist on the root
+    // command, which may take them wherever they appear: read both.
+    const opts = command.optsWithGlobals<TopCliOptions>();
+    const annotations = annotationsFrom(opts);
+    const selection = selectionFrom(opts);
+    const collector = new TopCollector({ keys: opts.by, n: opts.count, selection, annotations });
+    const run = await runSlog({ file, sink: collector });
+    const result = collector.result();
+    if (collector.cranksSelected === 0) {
+      warn(`${run.source.name}: no cranks match ${result.selection}`);
+    } else if (result.ranked === 0) {
+      warn(`${run.source.name}: no finished delivery cranks in ${result.selection}`);
+    }
+    const out = Output.open(undefined);
+    if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...result }, null, 2)}\n`);
+    else if (result.ranked > 0) out.write(topText(result));
+    await out.close();
+    process.exitCode = EXIT_OK;
+  });
+  return cmd;
+}

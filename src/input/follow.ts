@@ -1,0 +1,191 @@
+/**
+ * Following a slog that is still being written (`tail -f`): a SlogSource
+ * whose stream reads the file from the start and, at its end, waits for more
+ * instead of ending. `stop()` (Ctrl-C) reads what is left and ends the
+ * stream, so the consumer finishes as it would at the end of a file.
+ *
+ * Growth is noticed by fs.watch, with a slow poll as a safety net (some file
+ * systems do not report changes). A file cut shorter than what was read (a
+ * new run writing it afresh) is read again from its start. A gzipped file is
+ * decompressed as it grows; stopping inside a gzip member is not an error.
+ */
+import { closeSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { constants, createGunzip } from 'node:zlib';
+import { InputError, type SlogSource } from './open.js';
+
+const CHUNK = 1 << 20;
+/** A read smaller than this is copied out, so that the 1 MB read buffer can be reused. */
+const COPY_BELOW = CHUNK >> 2;
+
+export interface FollowOptions {
+  /** How often to look at the file when no change was reported (ms, default 500). */
+  pollMs?: number;
+  /** Told when the file was cut shorter and is read again from its start. */
+  onNotice?: (message: string) => void;
+}
+
+export interface FollowSource extends SlogSource {
+  /** Ends the stream once what the file holds now is read. */
+  stop(): void;
+}
+
+function describe(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES') return 'permission denied';
+  if (code === 'EISDIR') return 'is a directory';
+  return (err as Error).message ?? String(err);
+}
+
+/** The raw bytes of a growing file, read as they come. */
+class FollowReader extends Readable {
+  private handle: FileHandle | undefined;
+  private position = 0;
+  private pumping = false;
+  private stopped = false;
+  private wake: (() => void) | undefined;
+  private watcher: FSWatcher | undefined;
+  private poll: NodeJS.Timeout | undefined;
+  private slab = Buffer.allocUnsafe(CHUNK);
+
+  constructor(
+    private readonly path: string,
+    private readonly options: FollowOptions,
+  ) {
+    super({ highWaterMark: CHUNK });
+  }
+
+  get bytesRead(): number {
+    return this.position;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.wake?.();
+  }
+
+  override _read(): void {
+    void this.pump();
+  }
+
+  override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
+    this.stopWatching();
+    const handle = this.handle;
+    this.handle = undefined;
+    if (!handle) return callback(err);
+    handle.close().then(
+      () => callback(err),
+      () => callback(err),
+    );
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      this.handle ??= await open(this.path, 'r');
+      for (;;) {
+        const { bytesRead } = await this.handle.read(this.slab, 0, CHUNK, this.position);
+        if (this.destroyed) return;
+        if (bytesRead > 0) {
+          this.position += bytesRead;
+          let chunk: Buffer;
+          if (bytesRead < COPY_BELOW) {
+            chunk = Buffer.from(this.slab.subarray(0, bytesRead));
+          } else {
+            chunk = this.slab.subarray(0, bytesRead);
+            this.slab = Buffer.allocUnsafe(CHUNK);
+          }
+          if (!this.push(chunk)) return;
+          continue;
+        }
+        // At the end of what is written so far.
+        if (this.stopped) {
+          this.stopWatching();
+          this.push(null);
+          return;
+        }
+        const { size } = await this.handle.stat();
+        if (size < this.position) {
+          this.options.onNotice?.(`${this.path}: file truncated; reading it again from the start`);
+          this.position = 0;
+          continue;
+        }
+        await this.changed();
+        if (this.destroyed) return;
+      }
+    } catch (err) {
+      this.destroy(new InputError(this.path, describe(err)));
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** Resolves when the file may have grown (a change event, a poll tick) or on stop(). */
+  private changed(): Promise<void> {
+    this.startWatching();
+    return new Promise((resolve) => {
+      this.wake = () => {
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private startWatching(): void {
+    if (this.poll) return;
+    const wake = () => this.wake?.();
+    try {
+      this.watcher = watch(this.path, { persistent: false }, wake);
+      this.watcher.on('error', () => this.watcher?.close());
+    } catch {
+      // No change events here: the poll alone will do.
+    }
+    // The poll keeps the process alive while following, as `tail -f` does.
+    this.poll = setInterval(wake, this.options.pollMs ?? 500);
+  }
+
+  private stopWatching(): void {
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.poll) clearInterval(this.poll);
+    this.poll = undefined;
+    this.wake?.();
+  }
+}
+
+/** Opens `path` to follow it; throws InputError when it cannot be read. */
+export function openFollow(path: string, options: FollowOptions = {}): FollowSource {
+  let head: Buffer;
+  try {
+    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    const fd = openSync(path, 'r');
+    try {
+      const buf = Buffer.alloc(2);
+      head = buf.subarray(0, readSync(fd, buf, 0, 2, 0));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  const raw = new FollowReader(path, options);
+  const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
+  let stream: Readable = raw;
+  if (gzipped) {
+    // A member cut short when following stops is not an error: flush what it holds.
+    const gunzip = createGunzip({ chunkSize: CHUNK, finishFlush: constants.Z_SYNC_FLUSH });
+    raw.on('error', (err) => gunzip.destroy(err));
+    stream = raw.pipe(gunzip);
+  }
+  return {
+    name: path,
+    stream,
+    rawBytesRead: () => raw.bytesRead,
+    rawSize: undefined,
+    gzipped,
+    stop: () => raw.stop(),
+  };
+}

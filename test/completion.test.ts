@@ -1,0 +1,108 @@
+/**
+ * `slogulate completion bash|zsh`: the scripts know every subcommand and
+ * option of the program (read from the commander program itself, so that
+ * commands other engineers add are in), and bash really completes with it.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildProgram } from '../src/cli/main.js';
+import { runCli, SLOGS } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-completion-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const program = await buildProgram({ full: true });
+const subcommands = program.commands.map((c) => c.name());
+const longOptions = (cmd: Command): string[] => [...cmd.options.filter((o) => !o.hidden).map((o) => o.long as string), '--help'];
+
+const hasBash = spawnSync('bash', ['--version']).status === 0;
+const hasZsh = spawnSync('zsh', ['--version']).status === 0;
+
+describe.skipIf(!hasBash)('bash', () => {
+  const script = join(dir, 'slogulate.bash');
+  beforeAll(async () => {
+    const r = await runCli(['completion', 'bash']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    writeFileSync(script, r.stdout);
+  });
+
+  /** What bash offers for the words typed so far (the last one being completed). */
+  function complete(...words: string[]): string[] {
+    const array = ['slogulate', ...words].map((w) => `'${w}'`).join(' ');
+    const r = spawnSync(
+      'bash',
+      ['-c', `source '${script}'; COMP_WORDS=(${array}); COMP_CWORD=${words.length}; _slogulate; printf '%s\\n' "\${COMPREPLY[@]}"`],
+      { cwd: SLOGS, encoding: 'utf8' },
+    );
+    expect(r.stderr).toBe('');
+    return r.stdout.split('\n').filter(Boolean).sort();
+  }
+
+  it('is valid bash, and registers itself', () => {
+    const r = spawnSync('bash', ['-c', `source '${script}' && complete -p slogulate`], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('-F _slogulate slogulate');
+  });
+
+  it('completes every subcommand', () => {
+    expect(subcommands).toEqual(expect.arrayContaining(['trace', 'completion']));
+    for (const name of subcommands) expect(complete(name.slice(0, 2))).toContain(name);
+  });
+
+  it("completes each command's options", () => {
+    expect(complete('--').filter((w) => w.startsWith('--'))).toEqual(longOptions(program).sort());
+    for (const cmd of program.commands) {
+      expect(complete(cmd.name(), '--').filter((w) => w.startsWith('--'))).toEqual(longOptions(cmd).sort());
+    }
+    expect(complete('--ti')).toEqual(['--timing']);
+  });
+
+  it('completes files where a slog or a file goes, and choices where there are some', () => {
+    expect(complete('a-lo')).toEqual(['a-local-3.slog']);
+    expect(complete('trace', 'b-')).toEqual(['b-local-5.slog']);
+    expect(complete('trace', '-o', 'a-x')).toEqual(['a-xs-3.slog']);
+    expect(complete('--annotations', '../annotations/a-')).toEqual(['../annotations/a-local-3.annot.json']);
+    expect(complete('completion', '')).toEqual(['bash', 'zsh']);
+    // A value that is not a file: nothing to offer.
+    expect(complete('--cranks', '')).toEqual([]);
+  });
+});
+
+describe('zsh', () => {
+  let text = '';
+  beforeAll(async () => {
+    const r = await runCli(['completion', 'zsh']);
+    expect(r.status).toBe(0);
+    text = r.stdout;
+  });
+
+  it('is a #compdef function that knows every subcommand and option', () => {
+    expect(text.startsWith('#compdef slogulate\n')).toBe(true);
+    for (const name of subcommands) expect(text).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
+    for (const cmd of [program, ...program.commands]) {
+      for (const long of longOptions(cmd)) expect(text).toContain(`${long}`);
+    }
+  });
+
+  it.skipIf(!hasZsh)('is valid zsh', () => {
+    const file = join(dir, '_slogulate');
+    writeFileSync(file, text);
+    const r = spawnSync('zsh', ['-n', file], { encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+});
+
+describe('usage', () => {
+  it('needs bash or zsh', async () => {
+    const r = await runCli(['completion', 'fish']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("'fish' is invalid");
+    expect(r.stderr).toContain('bash, zsh');
+  });
+});

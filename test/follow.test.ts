@@ -1,0 +1,196 @@
+/**
+ * --follow: a slog appended to while slogulate reads it. The bin is spawned
+ * on the first part of a real slog, the rest is appended in pieces (one
+ * ending mid-line), each crank must appear once it has ended, and Ctrl-C
+ * (SIGINT) ends the run with the same text a plain render of the whole file
+ * gives: the reference text.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import { forEachEntry } from '../src/input/entries.js';
+import { openFollow } from '../src/input/follow.js';
+import { BIN, readSlog, referenceText, runCli } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-follow-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The slog's lines (with their '\n'), and the crank each crank-finish ends, by line index. */
+function slogLines(name: string): { lines: string[]; finishedAt: Map<number, number> } {
+  const lines = readSlog(name).toString('utf8').split(/(?<=\n)/);
+  const finishedAt = new Map<number, number>();
+  lines.forEach((line, i) => {
+    if (!line.trim()) return;
+    const entry = JSON.parse(line) as { type: string; crankNum?: number };
+    if (entry.type === 'crank-finish' && entry.crankNum !== undefined) finishedAt.set(i, entry.crankNum);
+  });
+  return { lines, finishedAt };
+}
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    cwd: dir,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
+  });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
+}
+
+async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('--follow on a slog being written', () => {
+  it.each([
+    ['summarize', ['--summarize']],
+    ['timing', ['--timing']],
+  ])('prints each crank when it ends; Ctrl-C ends with the %s text of the whole slog', async (reference, args) => {
+    const slog = 'a-local-3';
+    const { lines, finishedAt } = slogLines(slog);
+    const file = join(dir, `live-${reference}.slog`);
+    // The first part ends inside a crank: its crank-finish is still to come.
+    const cut1 = Math.floor(lines.length * 0.3);
+    const cut2 = Math.floor(lines.length * 0.7);
+    writeFileSync(file, lines.slice(0, cut1).join(''));
+    const lastDone = Math.max(...[...finishedAt].filter(([i]) => i < cut1).map(([, crank]) => crank));
+    const nextCrank = Math.min(...[...finishedAt].filter(([i]) => i >= cut1).map(([, crank]) => crank));
+
+    const run = start(['--follow', ...args, file]);
+    try {
+      await until(`crank ${lastDone}`, () => run.stdout().includes(`// crank ${lastDone}:`));
+      // What has not ended is not printed yet, and nothing ended the run.
+      expect(run.stdout()).not.toContain(`// crank ${nextCrank}:`);
+      expect(run.child.exitCode).toBeNull();
+
+      // The next piece stops in the middle of a line.
+      const middle = lines.slice(cut1, cut2).join('');
+      const half = lines[cut2] as string;
+      appendFileSync(file, middle + half.slice(0, Math.floor(half.length / 2)));
+      const lastInMiddle = Math.max(...[...finishedAt].filter(([i]) => i < cut2).map(([, crank]) => crank));
+      await until(`crank ${lastInMiddle}`, () => run.stdout().includes(`// crank ${lastInMiddle}:`));
+
+      appendFileSync(file, half.slice(Math.floor(half.length / 2)) + lines.slice(cut2 + 1).join(''));
+      const last = Math.max(...finishedAt.values());
+      await until(`crank ${last}`, () => run.stdout().includes(`// crank ${last}:`));
+      expect(run.stdout()).not.toContain('// end of slog');
+
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      expect(run.stderr()).toBe('');
+      expect(run.stdout() === referenceText(slog, reference)).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('Ctrl-C inside a crank prints it as unfinished, as a render of the file as it stands', async () => {
+    const { lines, finishedAt } = slogLines('b-local-5');
+    // Stop just before some crank's crank-finish.
+    const finishLine = [...finishedAt.keys()][Math.floor(finishedAt.size / 2)] as number;
+    const file = join(dir, 'cut.slog');
+    writeFileSync(file, lines.slice(0, finishLine).join(''));
+    const run = start(['--follow', '--summarize', file]);
+    try {
+      await until('the first crank', () => run.stdout().includes('// crank '));
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      const plain = await runCli(['--summarize', file]);
+      expect(plain.stdout).toContain(`// crank ${finishedAt.get(finishLine)}: `);
+      expect(plain.stdout).toContain('(unfinished)');
+      expect(run.stdout() === plain.stdout).toBe(true);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('needs a file', async () => {
+    const r = await runCli(['--follow', '-'], { stdin: readSlog('a-local-3') });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^slogulate: --follow needs a slog file/);
+    const missing = await runCli(['--follow', join(dir, 'nope.slog')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toBe(`slogulate: ${join(dir, 'nope.slog')}: no such file\n`);
+  });
+});
+
+describe('openFollow, in process', () => {
+  /** Entries read, as `type:line` strings, from a followed file that `grow` appends to before stop. */
+  async function follow(file: string, grow: () => void): Promise<{ types: string[]; source: ReturnType<typeof openFollow> }> {
+    const source = openFollow(file, { pollMs: 20 });
+    const types: string[] = [];
+    const done = forEachEntry(
+      source,
+      (entry) => types.push(entry.type),
+      (bad) => types.push(`bad:${bad.line}`),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    grow();
+    await new Promise((r) => setTimeout(r, 200));
+    source.stop();
+    await done;
+    return { types, source };
+  }
+
+  const expectedTypes = (text: string): string[] =>
+    text
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { type: string }).type);
+
+  it('reads what is appended after it reached the end, and ends on stop()', async () => {
+    const text = readSlog('a-xs-3').toString('utf8');
+    const file = join(dir, 'grow.slog');
+    const cut = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
+    writeFileSync(file, text.slice(0, cut));
+    const { types, source } = await follow(file, () => appendFileSync(file, text.slice(cut)));
+    expect(types).toEqual(expectedTypes(text));
+    expect(source.rawBytesRead()).toBe(Buffer.byteLength(text));
+  });
+
+  it('reads a gzipped file (stopping inside a gzip stream is not an error)', async () => {
+    const text = readSlog('b-local-5').toString('utf8');
+    const file = join(dir, 'grow.slog.gz');
+    writeFileSync(file, gzipSync(text));
+    const { types, source } = await follow(file, () => undefined);
+    expect(source.gzipped).toBe(true);
+    expect(types).toEqual(expectedTypes(text));
+  });
+
+  it('reads a file cut shorter from its start again', async () => {
+    const text = readSlog('a-local-3').toString('utf8');
+    const first = text.slice(0, text.indexOf('\n', 5000) + 1);
+    const file = join(dir, 'rewritten.slog');
+    writeFileSync(file, text);
+    const notices: string[] = [];
+    const source = openFollow(file, { pollMs: 20, onNotice: (m) => notices.push(m) });
+    let count = 0;
+    const done = forEachEntry(source, () => (count += 1), () => undefined);
+    await until('the whole file', () => source.rawBytesRead() === Buffer.byteLength(text));
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(file, first);
+    await until('the notice', () => notices.length > 0);
+    await new Promise((r) => setTimeout(r, 100));
+    source.stop();
+    await done;
+    expect(notices[0]).toMatch(/file truncated; reading it again from the start/);
+    expect(count).toBe(expectedTypes(text).length + expectedTypes(first).length);
+  });
+});
