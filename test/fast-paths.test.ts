@@ -48,6 +48,7 @@ const EXTRA_OPTIONS: Record<string, string[]> = {
   'vatspace-nonoise-novatstore-timing': ['--vatspace', '--nonoise', '--novatstore', '--timing'],
   'summarize-no-clist-nonoise-novatstore': ['--summarize', '--no-clist', '--nonoise', '--novatstore', '--timing'],
   'annotated-no-times-timing': ['--no-times', '--timing', '--annotations', '../annotations/a-local-3.annot.json'],
+  'selected-nonoise-novatstore-timing': ['--cranks', '5-60', '--vat', 'v1', '--vat', 'v6', '--nonoise', '--novatstore', '--timing'],
 };
 
 const referenceCases = SLOG_NAMES.flatMap((slog) =>

@@ -6,13 +6,13 @@
  * The text render (`render`) may instead run on worker threads
  * (src/input/parallel-render.ts): same bytes, on every core.
  */
-import { availableParallelism } from 'node:os';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { SlogEntry } from '../model/types.js';
 import type { TextRenderer } from '../render/text-renderer.js';
 import { forEachEntry, type ReadStats } from '../input/entries.js';
 import { InputError, openSlog, type SlogSource } from '../input/open.js';
 import type { ParallelRenderConfig } from '../input/parallel-render.js';
+import { HeapGovernor } from '../input/heap-governor.js';
 import { renderLineParser } from '../input/render-lines.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
 
@@ -40,6 +40,16 @@ export interface SlogRun {
 /** Chunks of the parallel render: about this many bytes (SLOGULATE_CHUNK_BYTES). */
 const CHUNK_BYTES = 4 << 20;
 
+/** One per process: its flags are the process's. */
+let governor: HeapGovernor | undefined;
+function heapGovernor(): HeapGovernor {
+  governor ??= new HeapGovernor({
+    youngCapBytes: (envNumber('SLOGULATE_HEAP_YOUNG_MB') ?? 8) << 20,
+    collectEveryBytes: (envNumber('SLOGULATE_HEAP_GC_MB') ?? 32) << 20,
+  });
+  return governor;
+}
+
 /** SLOGULATE_FAST=0: the plain path only (no threads, every line parsed), to compare against. */
 function fastPathsOn(): boolean {
   return process.env.SLOGULATE_FAST !== '0';
@@ -53,16 +63,17 @@ function envNumber(name: string): number | undefined {
 }
 
 /**
- * How to render in parallel, or undefined to render on this thread. Worker
- * threads: SLOGULATE_WORKERS (0: never), else one per core but the main
- * thread's (which renders chunks too) when there are two cores or more.
+ * How to render in parallel, or undefined to render on this thread: with
+ * SLOGULATE_WORKERS=N worker threads (one per core but the main thread's,
+ * which renders chunks too, is the sensible N). Off by default: on the
+ * two-core machines measured it saved no time and cost memory (README,
+ * Performance).
  */
 function parallelPlan(run: SlogRun, source: SlogSource): Omit<ParallelRenderConfig, 'onBadLine' | 'afterBatch'> | undefined {
   const renderer = run.render;
   if (!renderer || run.sink !== renderer || run.open || !fastPathsOn()) return undefined;
   if (renderer.config.selectCrank || renderer.config.printOutside === false) return undefined;
-  const cores = availableParallelism();
-  const workers = envNumber('SLOGULATE_WORKERS') ?? (cores >= 2 ? Math.min(cores - 1, 7) : 0);
+  const workers = Math.min(envNumber('SLOGULATE_WORKERS') ?? 0, 15);
   if (workers < 1) return undefined;
   const chunkBytes = Math.max(1, envNumber('SLOGULATE_CHUNK_BYTES') ?? CHUNK_BYTES);
   // A small plain file is one chunk: no thread would help.
@@ -72,7 +83,7 @@ function parallelPlan(run: SlogRun, source: SlogSource): Omit<ParallelRenderConf
   } catch {
     return undefined;
   }
-  return { lite: true, workers, chunkBytes, mainRenders: process.env.SLOGULATE_MAIN_RENDERS !== '0', workerYoungMb: envNumber('SLOGULATE_WORKER_YOUNG_MB'), maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
+  return { lite: true, workers, chunkBytes, mainRenders: true, maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
 }
 
 export interface SlogRunResult extends ReadStats {
@@ -80,9 +91,11 @@ export interface SlogRunResult extends ReadStats {
 }
 
 export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
-  if (process.env.SLOGULATE_V8_FLAGS) (await import('node:v8')).setFlagsFromString(process.env.SLOGULATE_V8_FLAGS);
   // Loaded before the slog is opened: nothing may come between opening a stream and reading it.
-  const parallel = run.render && run.sink === run.render && !run.open && fastPathsOn() ? await import('../input/parallel-render.js') : undefined;
+  const parallel =
+    run.render && run.sink === run.render && !run.open && fastPathsOn() && (envNumber('SLOGULATE_WORKERS') ?? 0) > 0
+      ? await import('../input/parallel-render.js')
+      : undefined;
   let source: SlogSource;
   try {
     source = run.open && run.file !== undefined && run.file !== '-' ? await run.open(run.file) : await openSlog(run.file);
@@ -102,6 +115,9 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
     } else {
       // The render reads lines its options drop without parsing them.
       const lite = run.render && run.sink === run.render && fastPathsOn() ? run.render : undefined;
+      const governor = fastPathsOn() && process.env.SLOGULATE_HEAP !== '0' ? heapGovernor() : undefined;
+      const afterBatch = run.afterBatch;
+      let read = 0;
       stats = await forEachEntry(
         source,
         (entry, line) => {
@@ -109,7 +125,14 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
           assembler.push(entry, line);
         },
         onBadLine,
-        run.afterBatch,
+        governor
+          ? () => {
+              const now = source.rawBytesRead();
+              governor.tick(now - read);
+              read = now;
+              return afterBatch?.();
+            }
+          : afterBatch,
         lite ? renderLineParser(lite.config.options, assembler) : undefined,
       );
     }

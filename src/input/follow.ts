@@ -9,11 +9,11 @@
  * new run writing it afresh) is read again from its start. A gzipped file is
  * decompressed as it grows; stopping inside a gzip member is not an error.
  */
-import { closeSync, openSync, readSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { constants, createGunzip } from 'node:zlib';
-import { InputError, type SlogSource } from './open.js';
+import { describe, InputError, probeFile, type SlogSource } from './open.js';
 
 const CHUNK = 1 << 20;
 /** A read smaller than this is copied out, so that the 1 MB read buffer can be reused. */
@@ -29,14 +29,6 @@ export interface FollowOptions {
 export interface FollowSource extends SlogSource {
   /** Ends the stream once what the file holds now is read. */
   stop(): void;
-}
-
-function describe(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES') return 'permission denied';
-  if (code === 'EISDIR') return 'is a directory';
-  return (err as Error).message ?? String(err);
 }
 
 /** The raw bytes of a growing file, read as they come. */
@@ -158,21 +150,8 @@ class FollowReader extends Readable {
 
 /** Opens `path` to follow it; throws InputError when it cannot be read. */
 export function openFollow(path: string, options: FollowOptions = {}): FollowSource {
-  let head: Buffer;
-  try {
-    if (statSync(path).isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
-    const fd = openSync(path, 'r');
-    try {
-      const buf = Buffer.alloc(2);
-      head = buf.subarray(0, readSync(fd, buf, 0, 2, 0));
-    } finally {
-      closeSync(fd);
-    }
-  } catch (err) {
-    throw new InputError(path, describe(err));
-  }
+  const { gzipped } = probeFile(path);
   const raw = new FollowReader(path, options);
-  const gzipped = head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
   let stream: Readable = raw;
   if (gzipped) {
     // A member cut short when following stops is not an error: flush what it holds.

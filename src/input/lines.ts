@@ -3,6 +3,7 @@
  * '\n' as Buffers, and only whole lines are decoded. Lines come in batches
  * (one batch per chunk) to keep the per-line overhead low.
  */
+import { isAscii } from 'node:buffer';
 import type { Readable } from 'node:stream';
 
 export interface LineBatch {
@@ -14,9 +15,10 @@ export interface LineBatch {
   unterminatedLast: boolean;
 }
 
-function decode(buf: Buffer, start: number, end: number): string {
+/** A line's text; `ascii` when the bytes are known to be ASCII (then latin1 reads them the same, faster). */
+function decode(buf: Buffer, start: number, end: number, ascii = false): string {
   if (end > start && buf[end - 1] === 13) end -= 1;
-  return buf.toString('utf8', start, end);
+  return buf.toString(ascii ? 'latin1' : 'utf8', start, end);
 }
 
 /**
@@ -29,6 +31,7 @@ export async function* readLineBatches(stream: Readable | AsyncIterable<Buffer>)
   let lineNo = 1;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     const lines: string[] = [];
+    const ascii = isAscii(chunk);
     let start = 0;
     let nl = chunk.indexOf(10);
     if (nl >= 0 && carryLength > 0) {
@@ -41,7 +44,7 @@ export async function* readLineBatches(stream: Readable | AsyncIterable<Buffer>)
       nl = chunk.indexOf(10, start);
     }
     while (nl >= 0) {
-      lines.push(decode(chunk, start, nl));
+      lines.push(decode(chunk, start, nl, ascii));
       start = nl + 1;
       nl = chunk.indexOf(10, start);
     }

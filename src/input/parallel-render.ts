@@ -11,6 +11,10 @@
  *
  * Input too small for one chunk, or a stretch without any crank-start too
  * long to cut, is rendered on the main thread as usual.
+ *
+ * Opt-in (SLOGULATE_WORKERS=N, run-slog.ts): on the two-core machines it was
+ * measured on, two threads parsing at once each ran about 1.5x slower than
+ * one alone, so it saved no time, and each thread's heap costs memory.
  */
 import { Worker } from 'node:worker_threads';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
@@ -63,7 +67,7 @@ class WorkerLane {
   constructor(setup: WorkerSetup, youngMb: number | undefined) {
     this.worker = new Worker(new URL('./parallel-worker.js', import.meta.url), {
       workerData: setup,
-      ...(youngMb ? { resourceLimits: { maxYoungGenerationSizeMb: youngMb, ...(process.env.SLOGULATE_WORKER_OLD_MB ? { maxOldGenerationSizeMb: Number(process.env.SLOGULATE_WORKER_OLD_MB) } : {}) } } : {}),
+      ...(youngMb ? { resourceLimits: { maxYoungGenerationSizeMb: youngMb } } : {}),
     });
     this.worker.on('message', (reply: WorkerReply) => {
       const seq = reply.kind === 'result' ? reply.result.seq : reply.seq;

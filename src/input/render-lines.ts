@@ -5,7 +5,7 @@
  * number or two: a clist line under --nonoise, a vatstore syscall under
  * --novatstore (still counted, and timed, in its crank's header), a routing
  * crank under --nonoise, a crank-finish's hashes, an ok deliver-result
- * without --timing. For those the line's start and end are read with a
+ * without --timing, a create-vat's source bundle. For those the line's start and end are read with a
  * regular expression into a small entry holding just what the renderer
  * reads, and the rest of the line is not parsed (so not checked either: a
  * corrupt line the options drop is not reported). Every other line, and any
@@ -25,7 +25,7 @@ const NUM = '-?(?:0|[1-9]\\d*)(?:\\.\\d+)?(?:[eE][+-]?\\d+)?';
 const STR = '"([^"\\\\\\u0000-\\u001f]*)"';
 
 /** `,"time":T,"monotime":M` and maybe `,"seconds":S`, closing the line. */
-const TIME_TAIL = new RegExp(`^,"time":(${NUM}),"monotime":${NUM}(?:,"seconds":${NUM})?\\}$`);
+const TIME_TAIL = new RegExp(`,"time":(${NUM}),"monotime":${NUM}(?:,"seconds":${NUM})?\\}$`, 'y');
 const CRANK_FINISH = new RegExp(`^\\{"type":"crank-finish","crankType":${STR},"messageType":${STR},"crankNum":(0|[1-9]\\d*),`);
 const ROUTING_START = /^\{"type":"crank-start","crankType":"routing","crankNum":(0|[1-9]\d*),/;
 const CLIST = new RegExp(`^\\{"type":"clist","crankNum":${NUM},"mode":${STR},"vatID":${STR},`);
@@ -42,7 +42,9 @@ const VATSTORE_RESULT = new RegExp(
 /** The entry's time, read from the line's end; undefined unless the line ends as the slogger ends it. */
 function timeOf(text: string): number | undefined {
   const at = text.lastIndexOf(',"time":');
-  const m = at < 0 ? null : TIME_TAIL.exec(text.slice(at));
+  if (at < 0) return undefined;
+  TIME_TAIL.lastIndex = at;
+  const m = TIME_TAIL.exec(text);
   return m ? Number(m[1]) : undefined;
 }
 
@@ -81,6 +83,7 @@ export function renderLineParser(options: RenderOptions, where: LineContext): Li
   /** A small entry for a line the options need little of; undefined: parse it whole. */
   function lite(text: string): SlogEntry | undefined {
     if (!text.startsWith('{"type":"')) return undefined;
+    if (text.startsWith('create-vat"', 9)) return createVat(text);
     if (!where.inCrank) {
       // Only a crank-start (which opens a crank whatever came before) may be small here.
       return options.nonoise && text.startsWith('crank-start"', 9) ? routingStart(text) : undefined;
@@ -144,6 +147,24 @@ export function renderLineParser(options: RenderOptions, where: LineContext): Li
   }
 
   return (text, unterminated) => lite(text) ?? parseLine(text, unterminated);
+}
+
+/**
+ * A create-vat entry without its source bundle (a megabyte of base64 the
+ * renderer never reads). The rest is parsed as usual: the line with the
+ * bundle cut out must still be valid JSON, which holds only when the cut was
+ * at the top level of the entry.
+ */
+function createVat(text: string): SlogEntry | undefined {
+  const at = text.indexOf(',"vatSourceBundle":{');
+  const end = text.lastIndexOf(',"time":');
+  if (at < 0 || end < at || timeOf(text) === undefined) return undefined;
+  try {
+    const entry = JSON.parse(text.slice(0, at) + text.slice(end)) as SlogEntry;
+    return entry !== null && typeof entry === 'object' && entry.type === 'create-vat' ? entry : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Under --nonoise a routing crank prints nothing: its number and type shape the cranks. A create-vat message teaches a name. */
