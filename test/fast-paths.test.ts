@@ -21,22 +21,8 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { renderLineParser } from '../src/input/render-lines.js';
 import { defaultRenderOptions, type RenderOptions } from '../src/render/options.js';
-import { readSlog, referenceText, runCli, SLOG_NAMES, slogPath } from './helpers.js';
+import { readSlog, REFERENCE_OPTIONS, referenceText, runCli, SLOG_NAMES, slogPath } from './helpers.js';
 
-/** fixtures/reference/README.md: reference name -> options. */
-const REFERENCE_OPTIONS: Record<string, string[]> = {
-  default: [],
-  nonoise: ['--nonoise'],
-  'nonoise-novatstore': ['--nonoise', '--novatstore'],
-  timing: ['--timing'],
-  'nonoise-novatstore-timing': ['--nonoise', '--novatstore', '--timing'],
-  vatspace: ['--vatspace'],
-  summarize: ['--summarize'],
-  'bigwidth-40': ['--bigwidth', '40'],
-  usesloggertags: ['--usesloggertags'],
-  'no-clist-no-crankbreaks': ['--no-clist', '--no-crankbreaks'],
-  'annotated-nonoise-novatstore': ['--nonoise', '--novatstore', '--annotations', '../annotations/a-local-3.annot.json'],
-};
 
 const PLAIN = { SLOGULATE_FAST: '0' };
 /** Parallel, one worker plus the main thread, chunks of about 16 KB. */

@@ -22,6 +22,22 @@ export const readSlog = (name: string): Buffer => readFileSync(slogPath(name));
 export const referenceText = (slog: string, name: string): string =>
   readFileSync(join(REFERENCE, slog, `${name}.txt`), 'utf8');
 
+/** fixtures/reference/README.md: reference name -> options. */
+export const REFERENCE_OPTIONS: Record<string, string[]> = {
+  default: [],
+  nonoise: ['--nonoise'],
+  'nonoise-novatstore': ['--nonoise', '--novatstore'],
+  timing: ['--timing'],
+  'nonoise-novatstore-timing': ['--nonoise', '--novatstore', '--timing'],
+  vatspace: ['--vatspace'],
+  summarize: ['--summarize'],
+  'bigwidth-40': ['--bigwidth', '40'],
+  usesloggertags: ['--usesloggertags'],
+  'no-clist-no-crankbreaks': ['--no-clist', '--no-crankbreaks'],
+  'annotated-nonoise-novatstore': ['--nonoise', '--novatstore', '--annotations', '../annotations/a-local-3.annot.json'],
+};
+
+
 export interface CliResult {
   status: number | null;
   signal: NodeJS.Signals | null;

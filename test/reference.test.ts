@@ -5,22 +5,8 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
+import { readSlog, REFERENCE_OPTIONS, referenceText, runCli, SLOG_NAMES } from './helpers.js';
 
-/** fixtures/reference/README.md: reference name -> options. */
-export const REFERENCE_OPTIONS: Record<string, string[]> = {
-  default: [],
-  nonoise: ['--nonoise'],
-  'nonoise-novatstore': ['--nonoise', '--novatstore'],
-  timing: ['--timing'],
-  'nonoise-novatstore-timing': ['--nonoise', '--novatstore', '--timing'],
-  vatspace: ['--vatspace'],
-  summarize: ['--summarize'],
-  'bigwidth-40': ['--bigwidth', '40'],
-  usesloggertags: ['--usesloggertags'],
-  'no-clist-no-crankbreaks': ['--no-clist', '--no-crankbreaks'],
-  'annotated-nonoise-novatstore': ['--nonoise', '--novatstore', '--annotations', '../annotations/a-local-3.annot.json'],
-};
 
 const cases = SLOG_NAMES.flatMap((slog) =>
   Object.entries(REFERENCE_OPTIONS)
