@@ -12,7 +12,8 @@
  * would share the row of notifies, which we accept for the sake of short keys.
  */
 import type { DeliverEntry } from '../model/types.js';
-import { decodeBody, renderMethod } from '../render/values.js';
+import { decodeBody } from '../model/capdata.js';
+import { renderMethod } from '../render/values.js';
 
 export const UNKNOWN_METHOD = '<unknown>';
 

@@ -6,20 +6,11 @@
  * Smallcaps (`$0.Alleged: x`, `&1`) and legacy (`{"@qclass":"slot"}`) bodies
  * are both understood.
  */
-import { decodeBody } from '../render/values.js';
+import { decodeBody } from './capdata.js';
 import type { CapData } from './types.js';
 
 /** Called for each slot reference: its index in `slots`, and its path. */
 export type SlotVisitor = (slot: number, path: string) => void;
-
-export function isCapData(data: unknown): data is CapData {
-  return (
-    data !== null &&
-    typeof data === 'object' &&
-    typeof (data as CapData).body === 'string' &&
-    Array.isArray((data as CapData).slots)
-  );
-}
 
 export interface DecodedBody {
   value: unknown;

@@ -15,12 +15,12 @@
 import type { CrankSink } from './assembler.js';
 import {
   decodeCapData,
-  isCapData,
   walkArgsSlots,
   walkValueSlots,
   type DecodedBody,
   type SlotVisitor,
 } from './capdata-slots.js';
+import { isCapData } from './capdata.js';
 import type { Crank, SyscallPair } from './crank.js';
 import { Interner } from './interner.js';
 import { formatKref, krefId, krefKind, KIND_OBJECT, KIND_PROMISE, type KrefId, type KrefKind } from './kref-ids.js';

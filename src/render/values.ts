@@ -5,7 +5,8 @@
  * encoding with `@qclass` records. Both print the same way. Every rendered
  * value, at any depth, longer than `bigWidth` characters prints as `<BIG>`.
  */
-import type { CapData, Ref } from '../model/types.js';
+import { decodeBody, isCapData } from '../model/capdata.js';
+import type { Ref } from '../model/types.js';
 
 /** How a slot (a kref or vref) is printed: `@ko12` or `<name>`. */
 export type RefPrinter = (ref: Ref) => string;
@@ -114,22 +115,6 @@ export function renderValue(val: unknown, slots: readonly Ref[], smallcaps: bool
     text = JSON.stringify(val) ?? UNINTELLIGIBLE;
   }
   return big(text, ctx);
-}
-
-/** Splits a capdata body into its decoded JSON and whether it is smallcaps. */
-export function decodeBody(data: CapData): { value: unknown; smallcaps: boolean } {
-  const body = data.body;
-  const smallcaps = body.charAt(0) === '#';
-  return { value: JSON.parse(smallcaps ? body.slice(1) : body), smallcaps };
-}
-
-function isCapData(data: unknown): data is CapData {
-  return (
-    data !== null &&
-    typeof data === 'object' &&
-    typeof (data as CapData).body === 'string' &&
-    Array.isArray((data as CapData).slots)
-  );
 }
 
 /** A whole capdata value (a resolution, startVat parameters, an invoke result). */
