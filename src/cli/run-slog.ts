@@ -69,9 +69,7 @@ function envNumber(name: string): number | undefined {
  * two-core machines measured it saved no time and cost memory (README,
  * Performance).
  */
-function parallelPlan(run: SlogRun, source: SlogSource): Omit<ParallelRenderConfig, 'onBadLine' | 'afterBatch'> | undefined {
-  const renderer = run.render;
-  if (!renderer || run.sink !== renderer || run.open || !fastPathsOn()) return undefined;
+function parallelPlan(renderer: TextRenderer, source: SlogSource): Omit<ParallelRenderConfig, 'onBadLine' | 'afterBatch'> | undefined {
   if (renderer.config.selectCrank || renderer.config.printOutside === false) return undefined;
   const workers = Math.min(envNumber('SLOGULATE_WORKERS') ?? 0, 15);
   if (workers < 1) return undefined;
@@ -90,12 +88,18 @@ export interface SlogRunResult extends ReadStats {
   source: SlogSource;
 }
 
+/** The text renderer, when this pass is a text render that may take the fast paths. */
+function fastRenderer(run: SlogRun): TextRenderer | undefined {
+  return run.render && run.sink === run.render && fastPathsOn() ? run.render : undefined;
+}
+
 export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
+  const renderer = fastRenderer(run);
+  // Threads only for a slog this pass opens itself (not a followed file).
+  const threadable = renderer && !run.open ? renderer : undefined;
   // Loaded before the slog is opened: nothing may come between opening a stream and reading it.
   const parallel =
-    run.render && run.sink === run.render && !run.open && fastPathsOn() && (envNumber('SLOGULATE_WORKERS') ?? 0) > 0
-      ? await import('../input/parallel-render.js')
-      : undefined;
+    threadable && (envNumber('SLOGULATE_WORKERS') ?? 0) > 0 ? await import('../input/parallel-render.js') : undefined;
   let source: SlogSource;
   try {
     source = run.open && run.file !== undefined && run.file !== '-' ? await run.open(run.file) : await openSlog(run.file);
@@ -107,14 +111,12 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
   const assembler = new CrankAssembler(run.sink);
   const observe = run.observe;
   const onBadLine = (bad: { line: number; why: string }): void => warn(`${source.name}:${bad.line}: ${bad.why}`);
-  const plan = parallelPlan(run, source);
+  const plan = parallel && threadable ? parallelPlan(threadable, source) : undefined;
   let stats: ReadStats;
   try {
-    if (plan && parallel && run.render) {
-      stats = await parallel.renderInParallel(source, run.render, { ...plan, onBadLine, afterBatch: run.afterBatch });
+    if (plan && parallel && threadable) {
+      stats = await parallel.renderInParallel(source, threadable, { ...plan, onBadLine, afterBatch: run.afterBatch });
     } else {
-      // The render reads lines its options drop without parsing them.
-      const lite = run.render && run.sink === run.render && fastPathsOn() ? run.render : undefined;
       const governor = fastPathsOn() && process.env.SLOGULATE_HEAP !== '0' ? heapGovernor() : undefined;
       const afterBatch = run.afterBatch;
       let read = 0;
@@ -133,7 +135,8 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
               return afterBatch?.();
             }
           : afterBatch,
-        lite ? renderLineParser(lite.config.options, assembler) : undefined,
+        // The render reads lines its options drop without parsing them.
+        renderer ? renderLineParser(renderer.config.options, assembler) : undefined,
       );
     }
   } catch (err) {

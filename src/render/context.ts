@@ -6,6 +6,7 @@
 import type { Annotations } from '../model/annotations.js';
 import type { VatNames } from '../model/vats.js';
 import type { Ref } from '../model/types.js';
+import { micros } from './format.js';
 import type { RenderOptions } from './options.js';
 import type { ValueContext } from './values.js';
 
@@ -47,6 +48,11 @@ export class RenderContext {
   /** A ref in the space being rendered. */
   ref(ref: unknown): string {
     return this.value.pref(String(ref));
+  }
+
+  /** A duration as ` 902µs` (with its leading space), or nothing with --no-times. */
+  took(seconds: number): string {
+    return this.options.noTimes ? '' : ` ${micros(seconds)}`;
   }
 
   /** `terse` normally, `full` with --usesloggertags. */

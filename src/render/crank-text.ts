@@ -38,7 +38,7 @@ export function crankHeader(ctx: RenderContext, crank: Crank): string {
   const who = routing ? 'routing' : `${crank.vatID} ${crankVatName(ctx, crank)}`;
   if (!crank.finish) return `// crank ${crankNum}: ${who} (unfinished)`;
   const { timing, noTimes } = ctx.options;
-  if (routing) return `// crank ${crankNum}: routing${timing && !noTimes ? ` ${micros(crank.timing.total)}` : ''}`;
+  if (routing) return `// crank ${crankNum}: routing${timing ? ctx.took(crank.timing.total) : ''}`;
   const label = ctx.annotations.crankLabels.get(crankNum);
   const labelText = label === undefined ? '' : ` --- ${label}`;
   const timingPart = timing ? ` ${timingText(crank, noTimes)}` : '';
@@ -92,8 +92,7 @@ export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank)
     for (const line of lines) out.push(line);
   }
   if (crank.finish && !nonoise) {
-    const took = ctx.options.noTimes ? '' : `${micros(crank.timing.total)} `;
-    out.push(`crank-finish: ${took}crank ${crank.finish.crankNum}`);
+    out.push(`crank-finish:${ctx.took(crank.timing.total)} crank ${crank.finish.crankNum}`);
   }
   return out;
 }

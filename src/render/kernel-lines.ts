@@ -41,11 +41,6 @@ export class KernelLines {
 
   constructor(private readonly ctx: RenderContext) {}
 
-  /** ` 2143µs`, or nothing with --no-times. */
-  private took(seconds: number): string {
-    return this.ctx.options.noTimes ? '' : ` ${micros(seconds)}`;
-  }
-
   /** The lines of a non-crank entry; `undefined` when the type is not one of these. */
   lines(entry: SlogEntry): string[] | undefined {
     const s = this.spans;
@@ -55,17 +50,17 @@ export class KernelLines {
         s.kernelInit = t(entry);
         return [];
       case 'kernel-init-finish':
-        return [`kernel-init:${this.took(t(entry) - s.kernelInit)}`];
+        return [`kernel-init:${this.ctx.took(t(entry) - s.kernelInit)}`];
       case 'bundle-kernel-start':
         s.bundleKernel = t(entry);
         return [];
       case 'bundle-kernel-finish':
-        return [`bundle-kernel:${this.took(t(entry) - s.bundleKernel)}`];
+        return [`bundle-kernel:${this.ctx.took(t(entry) - s.bundleKernel)}`];
       case 'import-kernel-start':
         s.importKernel = t(entry);
         return [];
       case 'import-kernel-finish':
-        return [`kernel-import:${this.took(t(entry) - s.importKernel)}`];
+        return [`kernel-import:${this.ctx.took(t(entry) - s.importKernel)}`];
       case 'create-vat': {
         const vatID = String(entry.vatID);
         const how = entry.dynamic ? 'dynamic' : 'static';
@@ -79,7 +74,7 @@ export class KernelLines {
         if (!start || start.vatID !== entry.vatID) {
           return [`vat-startup-finish vat ${inline(entry.vatID)} doesn't match vat-startup-start vat ${inline(start?.vatID)}`];
         }
-        return [`vat-startup: ${inline(entry.vatID)}${this.took(t(entry) - start.time)}`];
+        return [`vat-startup: ${inline(entry.vatID)}${this.ctx.took(t(entry) - start.time)}`];
       }
       case 'start-replay':
         s.replay = { vatID: entry.vatID, time: t(entry) };
@@ -89,7 +84,7 @@ export class KernelLines {
         if (!start || start.vatID !== entry.vatID) {
           return [`finish-replay vat ${inline(entry.vatID)} doesn't match start-replay vat ${inline(start?.vatID)}`];
         }
-        return [`finish-replay ${inline(entry.vatID)}${this.took(t(entry) - start.time)}`];
+        return [`finish-replay ${inline(entry.vatID)}${this.ctx.took(t(entry) - start.time)}`];
       }
       case 'heap-snapshot-save': {
         const pos = entry.endPosition as unknown;
@@ -170,7 +165,7 @@ export class KernelLines {
             `cosmic-swingset-bootstrap-block-finish time ${inline(entry.blockTime)} doesn't match cosmic-swingset-bootstrap-block-start time ${inline(start?.blockTime)}`,
           ];
         }
-        return [`cosmic-swingset-bootstrap-block:${this.took(t(entry) - start.time)}`];
+        return [`cosmic-swingset-bootstrap-block:${this.ctx.took(t(entry) - start.time)}`];
       }
       case 'cosmic-swingset-after-commit-stats':
         return ['cosmic-swingset-after-commit-stats'];
