@@ -75,6 +75,8 @@ interface Row {
 interface Sample {
   seconds: number;
   rssKB: number | undefined;
+  /** User + system CPU seconds (all threads), from /usr/bin/time. */
+  cpu: number | undefined;
 }
 
 const haveTime = existsSync(TIME);
@@ -82,7 +84,7 @@ const haveTime = existsSync(TIME);
 /** Runs a command with stdout to /dev/null; wall time from here, peak RSS from /usr/bin/time. */
 function measure(argv: string[]): Promise<Sample> {
   return new Promise((done, fail) => {
-    const full = haveTime ? [TIME, '-f', 'RSS %M', ...argv] : argv;
+    const full = haveTime ? [TIME, '-f', 'RSS %M CPU %U %S', ...argv] : argv;
     const started = process.hrtime.bigint();
     const child = spawn(full[0] as string, full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
@@ -91,8 +93,8 @@ function measure(argv: string[]): Promise<Sample> {
     child.on('close', (code) => {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       if (code !== 0) return fail(new Error(`${argv.join(' ')}: exit ${code}\n${err}`));
-      const m = /RSS (\d+)/.exec(err);
-      done({ seconds, rssKB: m ? Number(m[1]) : undefined });
+      const m = /RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(err);
+      done({ seconds, rssKB: m ? Number(m[1]) : undefined, cpu: m ? Number(m[2]) + Number(m[3]) : undefined });
     });
   });
 }
@@ -132,15 +134,18 @@ async function main(): Promise<void> {
     const node = process.execPath;
     const slogulate = (...args: string[]): string[] => [node, BIN, ...args];
 
-    // The fast paths must give the plain path's bytes.
+    // The fast paths must give the plain path's bytes: the default (threads on
+    // a machine with more than one core), one thread, and threads from the start.
     for (const opts of [[], ['--nonoise', '--novatstore', '--timing']]) {
       const slow = sha(slogulate(...opts, plain), { SLOGULATE_FAST: '0' });
-      for (const env of [{}, { SLOGULATE_WORKERS: '1' }]) {
+      for (const env of [{}, { SLOGULATE_WORKERS: '0' }, { SLOGULATE_WORKERS: '1', SLOGULATE_WORKERS_AFTER: '0' }]) {
         if (sha(slogulate(...opts, plain), env) !== slow) {
           throw new Error(`slogulate ${opts.join(' ')} (${JSON.stringify(env)}): the fast path's output differs from the plain path's`);
         }
       }
+      if (sha(slogulate(...opts, gz)) !== slow) throw new Error(`slogulate ${opts.join(' ')} FILE.gz: output differs from the plain path's`);
     }
+    process.stderr.write('fast paths checked: same bytes as the plain path\n');
     const tiny = join(dir, 'tiny.slog');
     writeFileSync(tiny, readFileSync(join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog'), 'utf8').split('\n').slice(0, 200).join('\n'));
 
@@ -151,12 +156,12 @@ async function main(): Promise<void> {
       bareRow,
       { name: 'bare loop with readline', argv: [node, readline, plain], bytes: size },
       renderRow,
-      { name: '`SLOGULATE_FAST=0 slogulate FILE` (every line parsed)', argv: ['env', 'SLOGULATE_FAST=0', ...slogulate(plain)], bytes: size },
-      { name: '`SLOGULATE_WORKERS=1 slogulate FILE` (main thread + 1 worker)', argv: ['env', 'SLOGULATE_WORKERS=1', ...slogulate(plain)], bytes: size },
+      { name: '`SLOGULATE_WORKERS=0 slogulate FILE` (one thread)', argv: ['env', 'SLOGULATE_WORKERS=0', ...slogulate(plain)], bytes: size },
+      { name: '`SLOGULATE_FAST=0 slogulate FILE` (plain path: every line parsed, one thread)', argv: ['env', 'SLOGULATE_FAST=0', ...slogulate(plain)], bytes: size },
       { name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), bytes: size, target: '<= 0.35' },
       {
-        name: '`SLOGULATE_WORKERS=1 slogulate --nonoise --novatstore --timing FILE`',
-        argv: ['env', 'SLOGULATE_WORKERS=1', ...slogulate('--nonoise', '--novatstore', '--timing', plain)],
+        name: '`SLOGULATE_WORKERS=0 slogulate --nonoise --novatstore --timing FILE` (one thread)',
+        argv: ['env', 'SLOGULATE_WORKERS=0', ...slogulate('--nonoise', '--novatstore', '--timing', plain)],
         bytes: size,
       },
       { name: '`slogulate FILE.gz`', argv: slogulate(gz), bytes: size, target: '<= 1.3x FILE' },
@@ -190,8 +195,18 @@ async function main(): Promise<void> {
       const rss = (samples.get(row) as Sample[]).map((s) => s.rssKB).filter((k): k is number => k !== undefined);
       return rss.length ? Math.max(...rss) / 1024 : undefined;
     };
+    const medianCpu = (row: Row): number | undefined => {
+      const cpu = (samples.get(row) as Sample[]).map((s) => s.cpu).filter((c): c is number => c !== undefined);
+      return cpu.length ? median(cpu) : undefined;
+    };
     const loop = med(bareRow);
     const file = med(renderRow);
+    /** `yes`/`no` for a row with a target: `<= R` of the bare loop, or `<= Rx FILE`. */
+    const met = (row: Row, t: number): string => {
+      const m = /^<= ([\d.]+)(x FILE)?$/.exec(row.target ?? '');
+      if (!m) return '';
+      return t / (m[2] ? file : loop) <= Number(m[1]) ? 'yes' : 'no';
+    };
     const lines: string[] = [];
     const cpu = cpus();
     lines.push(
@@ -200,8 +215,8 @@ async function main(): Promise<void> {
           .map((l) => l.toFixed(1))
           .join(' ')} at the end; ${(size / 1e6).toFixed(0)} MB slog, median of ${RUNS} runs`,
       '',
-      '| command | median s | MB/s | ratio to bare loop | target | peak RSS MB |',
-      '|---|---:|---:|---:|---|---:|',
+      '| command | median s | MB/s | ratio to bare loop | target | met | CPU s | peak RSS MB |',
+      '|---|---:|---:|---:|---|---|---:|---:|',
     );
     for (const row of rows) {
       if (startup.includes(row)) continue;
@@ -209,8 +224,9 @@ async function main(): Promise<void> {
       const rss = peak(row);
       let ratio = (t / loop).toFixed(2);
       if (row.target?.includes('FILE')) ratio += ` (${(t / file).toFixed(2)}x FILE)`;
+      const cpu = medianCpu(row);
       lines.push(
-        `| ${row.name.replaceAll('|', '\\|')} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
+        `| ${row.name.replaceAll('|', '\\|')} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${met(row, t)} | ${cpu === undefined ? '' : cpu.toFixed(2)} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
       );
     }
     lines.push('', '| startup | median ms | target |', '|---|---:|---|');

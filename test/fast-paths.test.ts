@@ -26,9 +26,15 @@ import { readSlog, REFERENCE_OPTIONS, referenceText, runCli, SLOG_NAMES, slogPat
 
 const PLAIN = { SLOGULATE_FAST: '0' };
 /** Parallel, one worker plus the main thread, chunks of about 16 KB. */
-const PARALLEL = { SLOGULATE_WORKERS: '1', SLOGULATE_CHUNK_BYTES: '16384' };
+const PARALLEL = { SLOGULATE_WORKERS: '1', SLOGULATE_CHUNK_BYTES: '16384', SLOGULATE_WORKERS_AFTER: '0' };
 /** Parallel, two workers, tiny chunks, giving up cutting past 64 KB without a crank-start. */
-const PARALLEL_REST = { SLOGULATE_WORKERS: '2', SLOGULATE_CHUNK_BYTES: '4096', SLOGULATE_MAX_CHUNK_BYTES: '65536' };
+const PARALLEL_REST = {
+  SLOGULATE_WORKERS: '2',
+  SLOGULATE_CHUNK_BYTES: '4096',
+  SLOGULATE_MAX_CHUNK_BYTES: '65536',
+  // The main thread renders the first 256 KB alone, then the workers join in.
+  SLOGULATE_WORKERS_AFTER: '262144',
+};
 
 const EXTRA_OPTIONS: Record<string, string[]> = {
   'vatspace-nonoise-novatstore-timing': ['--vatspace', '--nonoise', '--novatstore', '--timing'],

@@ -6,13 +6,14 @@
  * The text render (`render`) may instead run on worker threads
  * (src/input/parallel-render.ts): same bytes, on every core.
  */
+import { availableParallelism } from 'node:os';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { SlogEntry } from '../model/types.js';
 import type { TextRenderer } from '../render/text-renderer.js';
 import { forEachEntry, type ReadStats } from '../input/entries.js';
 import { InputError, openSlog, type SlogSource } from '../input/open.js';
 import type { ParallelRenderConfig } from '../input/parallel-render.js';
-import { HeapGovernor } from '../input/heap-governor.js';
+import { HeapGovernor, type HeapGovernorOptions } from '../input/heap-governor.js';
 import { renderLineParser } from '../input/render-lines.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
 
@@ -38,15 +39,21 @@ export interface SlogRun {
 }
 
 /** Chunks of the parallel render: about this many bytes (SLOGULATE_CHUNK_BYTES). */
-const CHUNK_BYTES = 4 << 20;
+const CHUNK_BYTES = 1 << 20;
+/** The parallel render starts its workers once this many bytes were read (SLOGULATE_WORKERS_AFTER). */
+const STARTUP_BYTES = 8 << 20;
+const MAX_DEFAULT_WORKERS = 3;
 
 /** One per process: its flags are the process's. */
 let governor: HeapGovernor | undefined;
-function heapGovernor(): HeapGovernor {
-  governor ??= new HeapGovernor({
+function heapOptions(): HeapGovernorOptions {
+  return {
     youngCapBytes: (envNumber('SLOGULATE_HEAP_YOUNG_MB') ?? 8) << 20,
     collectEveryBytes: (envNumber('SLOGULATE_HEAP_GC_MB') ?? 32) << 20,
-  });
+  };
+}
+function heapGovernor(): HeapGovernor {
+  governor ??= new HeapGovernor(heapOptions());
   return governor;
 }
 
@@ -63,25 +70,35 @@ function envNumber(name: string): number | undefined {
 }
 
 /**
- * How to render in parallel, or undefined to render on this thread: with
- * SLOGULATE_WORKERS=N worker threads (one per core but the main thread's,
- * which renders chunks too, is the sensible N). Off by default: on the
- * two-core machines measured it saved no time and cost memory (README,
- * Performance).
+ * Worker threads for the text render: SLOGULATE_WORKERS=N, else one per core
+ * but the main thread's (which renders chunks too), at most 3: past that the
+ * main thread's reading and writing is the bottleneck. 0: no threads.
+ */
+function workerCount(): number {
+  return Math.min(envNumber('SLOGULATE_WORKERS') ?? Math.min(availableParallelism() - 1, MAX_DEFAULT_WORKERS), 15);
+}
+
+/**
+ * How to render in parallel, or undefined to render on this thread. Workers
+ * start only once the slog proved big (STARTUP_BYTES): a small slog is
+ * rendered on the main thread before a worker could have loaded.
  */
 function parallelPlan(renderer: TextRenderer, source: SlogSource): Omit<ParallelRenderConfig, 'onBadLine' | 'afterBatch'> | undefined {
   if (renderer.config.selectCrank || renderer.config.printOutside === false) return undefined;
-  const workers = Math.min(envNumber('SLOGULATE_WORKERS') ?? 0, 15);
+  const workers = workerCount();
   if (workers < 1) return undefined;
   const chunkBytes = Math.max(1, envNumber('SLOGULATE_CHUNK_BYTES') ?? CHUNK_BYTES);
-  // A small plain file is one chunk: no thread would help.
-  if (!source.gzipped && source.rawSize !== undefined && source.rawSize < chunkBytes * 2) return undefined;
+  const startWorkersAfter = envNumber('SLOGULATE_WORKERS_AFTER') ?? STARTUP_BYTES;
+  // A small plain file: no thread would help.
+  if (!source.gzipped && source.rawSize !== undefined && source.rawSize < Math.max(chunkBytes * 2, startWorkersAfter)) return undefined;
   try {
     structuredClone({ options: renderer.config.options, annotations: renderer.config.annotations });
   } catch {
     return undefined;
   }
-  return { lite: true, workers, chunkBytes, mainRenders: true, maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
+  const heap = process.env.SLOGULATE_HEAP !== '0' ? { main: heapGovernor(), workers: heapOptions() } : undefined;
+  const youngMb = envNumber('SLOGULATE_WORKER_YOUNG_MB');
+  return { lite: true, workers, chunkBytes, startWorkersAfter, mainRenders: true, ...(heap ? { heap } : {}), ...(youngMb ? { workerYoungMb: youngMb } : {}), maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
 }
 
 export interface SlogRunResult extends ReadStats {
@@ -99,7 +116,7 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
   const threadable = renderer && !run.open ? renderer : undefined;
   // Loaded before the slog is opened: nothing may come between opening a stream and reading it.
   const parallel =
-    threadable && (envNumber('SLOGULATE_WORKERS') ?? 0) > 0 ? await import('../input/parallel-render.js') : undefined;
+    threadable && workerCount() > 0 ? await import('../input/parallel-render.js') : undefined;
   let source: SlogSource;
   try {
     source = run.open && run.file !== undefined && run.file !== '-' ? await run.open(run.file) : await openSlog(run.file);

@@ -80,7 +80,9 @@ export class ChunkBuffers {
   give(bytes: Uint8Array): void {
     const ab = bytes.buffer;
     if (!(ab instanceof ArrayBuffer) || ab.byteLength === 0) return;
-    if (this.free.length < this.keep) this.free.push(ab);
+    // Only usual-size buffers are kept: one grown for a long stretch (a vat's
+    // megabyte source bundle) is left to the collector, so the pool stays small.
+    if (this.free.length < this.keep && ab.byteLength === this.size) this.free.push(ab);
   }
 }
 

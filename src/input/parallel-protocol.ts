@@ -16,6 +16,7 @@
  *   told are exactly those learned before it, else renders it again;
  * - entry type counts (`--summarize`): added up in chunk order.
  */
+import type { HeapGovernorOptions } from './heap-governor.js';
 import type { Annotations } from '../model/annotations.js';
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../model/types.js';
@@ -28,6 +29,8 @@ export interface WorkerSetup {
   annotations: Annotations;
   /** Read lines the options drop without parsing them (render-lines.ts). */
   lite: boolean;
+  /** Keep the worker's heap flat (heap-governor.ts); absent: V8's defaults. */
+  heap?: HeapGovernorOptions;
 }
 
 export interface ChunkRequest {

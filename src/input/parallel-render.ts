@@ -10,16 +10,18 @@
  * renders it: whoever is free takes the next one.
  *
  * Input too small for one chunk, or a stretch without any crank-start too
- * long to cut, is rendered on the main thread as usual.
+ * long to cut, is rendered on the main thread as usual. The workers start
+ * only once `startWorkersAfter` bytes were cut: the main thread renders the
+ * chunks before that itself, so a small slog never waits for a worker to load.
  *
- * Opt-in (SLOGULATE_WORKERS=N, run-slog.ts): on the two-core machines it was
- * measured on, two threads parsing at once each ran about 1.5x slower than
- * one alone, so it saved no time, and each thread's heap costs memory.
+ * On by default where there is more than one core (run-slog.ts picks the
+ * number of workers; SLOGULATE_WORKERS=N overrides it, 0 turns threads off).
  */
 import { Worker } from 'node:worker_threads';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { SlogEntry } from '../model/types.js';
 import type { TextRenderer } from '../render/text-renderer.js';
+import type { HeapGovernor, HeapGovernorOptions } from './heap-governor.js';
 import { forEachEntryInBuffer } from './buffer-entries.js';
 import { forEachEntry, type ReadStats } from './entries.js';
 import type { SlogSource } from './open.js';
@@ -47,8 +49,15 @@ export interface ParallelRenderConfig {
   maxChunkBytes: number;
   /** Does the main thread render chunks when every worker is busy? */
   mainRenders: boolean;
+  /**
+   * Start the workers only once this many bytes were cut into chunks (the main
+   * thread renders those): a small slog is done before a worker could load.
+   */
+  startWorkersAfter?: number;
   /** Young generation of each worker's heap, MB (0: V8's default). */
   workerYoungMb?: number;
+  /** Keep every thread's heap flat (heap-governor.ts): the main thread's governor, and the workers' settings. */
+  heap?: { main: HeapGovernor; workers: HeapGovernorOptions };
   onBadLine: (bad: BadLine) => void;
   /** Awaited after each chunk is written (output backpressure). */
   afterBatch?: () => Promise<void> | void;
@@ -56,6 +65,13 @@ export interface ParallelRenderConfig {
 
 /** Chunks a worker may have waiting. */
 const WORKER_QUEUE = 2;
+/**
+ * Chunks the main thread may render ahead of the first one still being
+ * rendered by a worker (whose text must be written first): rather than wait
+ * for it, the main thread takes the next chunks itself. Bounded, as each
+ * holds its bytes and text until written.
+ */
+const MAIN_AHEAD = 4;
 
 class WorkerLane {
   private readonly worker: Worker;
@@ -125,8 +141,9 @@ export async function renderInParallel(
   const input: AsyncIterator<Buffer> = source.chunks
     ? source.chunks()
     : (source.stream as AsyncIterable<Buffer>)[Symbol.asyncIterator]();
-  const lanes = config.workers + 1;
-  const buffers = new ChunkBuffers(Math.ceil(config.chunkBytes * 1.25) + (1 << 20), lanes * WORKER_QUEUE + 2);
+  /** Chunks in flight (sent or rendered, not yet written) before the main thread waits. */
+  const maxInFlight = config.workers * WORKER_QUEUE + (config.mainRenders ? MAIN_AHEAD : 1);
+  const buffers = new ChunkBuffers(Math.ceil(config.chunkBytes * 1.25) + (1 << 20), maxInFlight + 2);
   const chunks = readSlogChunks(input, { targetBytes: config.chunkBytes, maxBytes: config.maxChunkBytes, buffers });
 
   const addStats = (stats: ReadStats): void => {
@@ -175,9 +192,18 @@ export async function renderInParallel(
     return total;
   }
 
-  const setup: WorkerSetup = { options: renderer.config.options, annotations: renderer.config.annotations, lite: config.lite };
+  const setup: WorkerSetup = {
+    options: renderer.config.options,
+    annotations: renderer.config.annotations,
+    lite: config.lite,
+    ...(config.heap ? { heap: config.heap.workers } : {}),
+  };
   const workers: WorkerLane[] = [];
-  for (let i = 0; i < config.workers; i += 1) workers.push(new WorkerLane(setup, config.workerYoungMb));
+  let cutBytes = 0;
+  const startWorkers = (): void => {
+    for (let i = 0; i < config.workers; i += 1) workers.push(new WorkerLane(setup, config.workerYoungMb));
+  };
+  if (!config.startWorkersAfter) startWorkers();
   const here = new ChunkRenderer(setup);
   const out = renderer.config.out;
   const sink: CrankSink = renderer;
@@ -215,6 +241,8 @@ export async function renderInParallel(
   const dispatch = (bytes: Buffer, last: boolean): void => {
     const seq = nextSeq;
     nextSeq += 1;
+    cutBytes += bytes.length;
+    if (workers.length === 0 && config.startWorkersAfter && cutBytes >= config.startWorkersAfter) startWorkers();
     const learnsAtSend = foreseen.length;
     const ahead = scanLearns(bytes, last);
     const lane =
@@ -277,6 +305,7 @@ export async function renderInParallel(
     // Told other names than those before it (never, unless scanning ahead missed one): render it again.
     if (stale(head.learnsAtSend)) result = here.render({ seq: head.seq, bytes: result.bytes, last: head.last, learns: [] }, learns);
     apply(result);
+    config.heap?.main.tick(result.bytes.byteLength);
     buffers.give(result.bytes);
     if (config.afterBatch) await config.afterBatch();
   };
@@ -303,7 +332,7 @@ export async function renderInParallel(
         break;
       }
       await finishReady();
-      while (inFlight.length >= lanes * WORKER_QUEUE) await finishHead();
+      while (inFlight.length >= maxInFlight) await finishHead();
       dispatch(chunk.bytes, chunk.last);
     }
     while (inFlight.length) await finishHead();

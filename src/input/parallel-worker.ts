@@ -1,11 +1,14 @@
 /** A parallel-render worker thread: renders the chunks it is sent (parallel-chunk.ts). */
 import { parentPort, workerData } from 'node:worker_threads';
+import { HeapGovernor } from './heap-governor.js';
 import { ChunkRenderer } from './parallel-chunk.js';
 import type { ChunkRequest, WorkerReply, WorkerSetup } from './parallel-protocol.js';
 
 const port = parentPort;
 if (port) {
-  const renderer = new ChunkRenderer(workerData as WorkerSetup);
+  const setup = workerData as WorkerSetup;
+  const renderer = new ChunkRenderer(setup);
+  const governor = setup.heap ? new HeapGovernor(setup.heap) : undefined;
   port.on('message', (request: ChunkRequest) => {
     let reply: WorkerReply;
     try {
@@ -15,6 +18,8 @@ if (port) {
       port.postMessage(reply);
       return;
     }
+    const bytes = reply.result.bytes.byteLength;
     port.postMessage(reply, [reply.result.bytes.buffer as ArrayBuffer]);
+    governor?.tick(bytes);
   });
 }
