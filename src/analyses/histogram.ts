@@ -29,8 +29,19 @@ export interface DurationStats {
   p99: number;
 }
 
+/**
+ * Buckets 0 .. DENSE_MAX - 1 (durations under about 1 ms: most syscalls)
+ * are counted in an array, grown as needed, the rest in a map: the same
+ * counts, with an array increment in place of two map operations.
+ */
+const DENSE_MAX = 1024;
+
 export class MicrosHistogram {
-  private readonly counts = new Map<number, number>();
+  /** Counts of the buckets 0 .. dense.length - 1. */
+  private dense = new Float64Array(0);
+  private denseDistinct = 0;
+  /** Counts of the other buckets (negative, or DENSE_MAX and up). */
+  private readonly sparse = new Map<number, number>();
   private n = 0;
   private sum = 0;
   private lo = Infinity;
@@ -45,11 +56,27 @@ export class MicrosHistogram {
   addMicros(micros: number): void {
     if (!Number.isFinite(micros)) return;
     const bucket = Math.round(micros);
-    this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
+    if (bucket >= 0 && bucket < DENSE_MAX) {
+      const dense = bucket < this.dense.length ? this.dense : this.grow(bucket);
+      if (dense[bucket] === 0) this.denseDistinct += 1;
+      dense[bucket] = (dense[bucket] as number) + 1;
+    } else {
+      this.sparse.set(bucket, (this.sparse.get(bucket) ?? 0) + 1);
+    }
     this.n += 1;
     this.sum += micros;
     if (micros < this.lo) this.lo = micros;
     if (micros > this.hi) this.hi = micros;
+  }
+
+  /** Room for `bucket` in the array (a power of two, at least 64). */
+  private grow(bucket: number): Float64Array {
+    let length = Math.max(64, this.dense.length);
+    while (length <= bucket) length *= 2;
+    const dense = new Float64Array(Math.min(length, DENSE_MAX));
+    dense.set(this.dense);
+    this.dense = dense;
+    return dense;
   }
 
   get count(): number {
@@ -63,25 +90,54 @@ export class MicrosHistogram {
 
   /** Distinct whole-µs values kept (the memory this histogram uses). */
   get distinct(): number {
-    return this.counts.size;
+    return this.denseDistinct + this.sparse.size;
   }
 
   /** Several nearest-rank percentiles (0..100) in one sorted walk; whole µs. */
   percentiles(ps: readonly number[]): number[] {
     if (this.n === 0) return ps.map(() => 0);
-    const keys = [...this.counts.keys()].sort((a, b) => a - b);
+    // The distinct buckets in ascending order: the map's negative ones, the array's, the map's others.
+    const sparse = [...this.sparse.keys()].sort((a, b) => a - b);
+    const firstHigh = sparse.findIndex((bucket) => bucket >= 0);
+    const low = firstHigh < 0 ? sparse : sparse.slice(0, firstHigh);
+    const high = firstHigh < 0 ? [] : sparse.slice(firstHigh);
     const ranks = ps.map((p) => Math.min(this.n, Math.max(1, Math.ceil((p / 100) * this.n))));
     const out = ps.map(() => 0);
     const order = ranks.map((_, i) => i).sort((a, b) => (ranks[a] as number) - (ranks[b] as number));
+    const dense = this.dense;
     let seen = 0;
+    let part = 0; // 0: low, 1: dense, 2: high
     let k = 0;
+    let bucket = 0;
     for (const idx of order) {
       const rank = ranks[idx] as number;
-      while (k < keys.length && seen < rank) {
-        seen += this.counts.get(keys[k] as number) as number;
-        k += 1;
+      while (seen < rank) {
+        if (part === 0) {
+          if (k < low.length) {
+            bucket = low[k++] as number;
+            seen += this.sparse.get(bucket) as number;
+          } else {
+            part = 1;
+            k = 0;
+          }
+        } else if (part === 1) {
+          if (k < dense.length) {
+            const count = dense[k] as number;
+            if (count !== 0) {
+              bucket = k;
+              seen += count;
+            }
+            k += 1;
+          } else {
+            part = 2;
+            k = 0;
+          }
+        } else {
+          bucket = high[k++] as number;
+          seen += this.sparse.get(bucket) as number;
+        }
       }
-      out[idx] = keys[k - 1] as number;
+      out[idx] = bucket;
     }
     return out;
   }

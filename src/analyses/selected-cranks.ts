@@ -63,14 +63,32 @@ export class SelectedCranks implements CrankSink {
     this.crankLast = undefined;
     this.vats.observe(crank.start);
     this.noteTime(crank.start.time);
+    // The crank's first and last times, kept here and noted once (every item has one, mostly).
+    let first: number | undefined;
+    let last: number | undefined;
     for (const item of crank.items) {
+      let time: unknown;
       if (item.kind === 'entry') {
-        this.vats.observe(item.entry);
-        this.noteTime(item.entry.time);
+        const entry = item.entry;
+        // Only these name vats (VatNames.observe).
+        if (entry.type === 'create-vat' || entry.type === 'crank-start') this.vats.observe(entry);
+        time = entry.time;
       } else {
-        this.noteTime(item.call.time);
-        if (item.result) this.noteTime(item.result.time);
+        time = item.call.time;
+        if (typeof time === 'number' && Number.isFinite(time)) {
+          first ??= time;
+          last = time;
+        }
+        time = item.result?.time;
       }
+      if (typeof time === 'number' && Number.isFinite(time)) {
+        first ??= time;
+        last = time;
+      }
+    }
+    if (first !== undefined) {
+      this.noteTime(first);
+      this.noteTime(last);
     }
     if (crank.finish) this.noteTime(crank.finish.time);
     if (!this.selection.matches(crank)) return;

@@ -131,10 +131,38 @@ interface Candidate {
 const candidateOrder = (a: Candidate, b: Candidate): number =>
   b.value - a.value || a.row.crankNum - b.row.crankNum || a.seq - b.seq;
 
-/** Whole µs as `micros()` prints them. */
-const wholeMicros = (seconds: number): number => Number((seconds * 1_000_000).toFixed(0));
-/** A percentage with two decimals as `percent()` prints it. */
-const percent2 = (fraction: number): number => Number((fraction * 100).toFixed(2));
+/**
+ * Whole µs as `micros()` prints them, `(seconds * 1e6).toFixed(0)`, without
+ * making the string: toFixed(0) gives the integer nearest to the value, a
+ * half away from zero (Math.round takes a half up, hence the sign), the
+ * value itself from 1e21 on (as Math.round does), and "0" for -0 (the + 0).
+ */
+export const wholeMicros = (seconds: number): number => {
+  const micros = seconds * 1_000_000;
+  return micros < 0 ? -Math.round(-micros) : Math.round(micros) + 0;
+};
+/**
+ * A percentage with two decimals as `percent()` prints it,
+ * `Number((fraction * 100).toFixed(2))`, mostly without making the string:
+ * toFixed(2) takes the integer n nearest to 100 times the value (exactly), a
+ * half away from zero, and the number it prints is n / 100 (which a
+ * correctly rounded division gives). The product computed in floating point
+ * is off by less than the margin below, which can only matter when it lies
+ * that close to a half: then toFixed itself decides.
+ */
+export const percent2 = (fraction: number): number => {
+  const x = fraction * 100;
+  const hundredths = Math.abs(x * 100);
+  if (hundredths < 2 ** 50) {
+    const whole = Math.floor(hundredths);
+    const rest = hundredths - whole;
+    if (Math.abs(rest - 0.5) > hundredths * 2 ** -48 + 2 ** -60) {
+      const n = rest > 0.5 ? whole + 1 : whole;
+      return (x < 0 ? -n : n) / 100;
+    }
+  }
+  return Number(x.toFixed(2));
+};
 
 export class TopCollector implements CrankSink {
   private readonly front: SelectedCranks;
@@ -142,6 +170,8 @@ export class TopCollector implements CrankSink {
   private readonly tops = new Map<TopKey, TopN<Candidate>>();
   private ranked = 0;
   private hasComputrons = false;
+  /** What a crank would rank as, to ask each list whether it would take it (one, reused). */
+  private readonly probe: Candidate = { value: 0, row: { crankNum: 0 } as RankedCrank, seq: 0 };
 
   constructor(private readonly config: TopConfig) {
     const annotations = config.annotations ?? emptyAnnotations();
@@ -172,16 +202,20 @@ export class TopCollector implements CrankSink {
       totalMicros: wholeMicros(total),
       localMicros: wholeMicros(total - syscall),
       syscallMicros: wholeMicros(syscall),
-      localPercent: percent2((total - syscall) / total),
+      // Made only for a crank that makes a list (row()): no ranking reads it.
+      localPercent: NaN,
       syscallPercent: percent2(syscall / total),
       syscallCount,
     };
     if (computrons !== undefined) figures.computrons = computrons;
     let row: RankedCrank | undefined;
+    const probe = this.probe;
+    probe.row.crankNum = crank.crankNum;
+    probe.seq = seq;
     for (const [key, top] of this.tops) {
       const value = figure(figures, key);
       if (value === undefined) continue;
-      const probe = { value, row: { crankNum: crank.crankNum } as RankedCrank, seq };
+      probe.value = value;
       if (!top.admits(probe)) continue;
       row ??= this.row(crank, figures);
       top.offer({ value, row, seq });
@@ -189,6 +223,8 @@ export class TopCollector implements CrankSink {
   }
 
   private row(crank: Crank, figures: Figures): RankedCrank {
+    const { total, syscall } = crank.timing;
+    figures.localPercent = percent2((total - syscall) / total);
     const header = crankHeader(this.ctx, crank);
     const row: RankedCrank = {
       crankNum: crank.crankNum,

@@ -113,7 +113,8 @@ async function readSide(args: SideArgs): Promise<SideData> {
     rounds,
     marksInSlog: args.log === undefined,
   });
-  await runSlog({ file: args.file, sink: new MarkErrors(side.sink) });
+  // Reads only the few fields the comparison needs from most lines (console entries whole).
+  await runSlog({ file: args.file, sink: new MarkErrors(side.sink), analysisLines: { names: true } });
   const data = side.result();
   if (rounds) {
     if (rounds.count === 0) {

@@ -43,7 +43,8 @@ Examples:
     const opts = command.optsWithGlobals<StatsCliOptions>();
     const annotations = annotationsFrom(opts);
     const aggregator = new SlogAggregator({ selection: selectionFrom(opts), vatNames: annotations.vatNames });
-    const run = await runSlog({ file, sink: aggregator });
+    // Reads only the few fields the tables need from most lines.
+    const run = await runSlog({ file, sink: aggregator, analysisLines: { names: true } });
     const agg = aggregator.result();
     const empty = agg.cranks.selected === 0;
     if (empty) warn(`${run.source.name}: no cranks match ${agg.selection}`);

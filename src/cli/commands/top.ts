@@ -69,7 +69,8 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const collector = new TopCollector({ keys: opts.by, n: opts.count, selection, annotations });
-    const run = await runSlog({ file, sink: collector });
+    // Reads only the few fields the rankings need from most lines (no syscall or delivery names).
+    const run = await runSlog({ file, sink: collector, analysisLines: { names: false } });
     const result = collector.result();
     if (collector.cranksSelected === 0) {
       warn(`${run.source.name}: no cranks match ${result.selection}`);
