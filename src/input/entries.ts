@@ -3,7 +3,7 @@
  * to a callback with its line number. Bad lines go to `onBadLine` and are
  * skipped; nothing is retained.
  */
-import { readLineBatches } from './lines.js';
+import { readLineSpans, spanText } from './lines.js';
 import type { SlogSource } from './open.js';
 import { parseLine, type BadLine } from './parse.js';
 import type { SlogEntry } from '../model/types.js';
@@ -29,11 +29,13 @@ export async function forEachEntry(
   const stats: ReadStats = { lines: 0, entries: 0, badLines: 0 };
   const chunks = source.chunks;
   const input = chunks ? { [Symbol.asyncIterator]: chunks } : source.stream;
-  for await (const batch of readLineBatches(input)) {
-    const { lines, firstLine } = batch;
-    for (let i = 0; i < lines.length; i += 1) {
+  for await (const batch of readLineSpans(input)) {
+    const { firstLine } = batch;
+    const count = batch.spans.length / 2;
+    for (let i = 0; i < count; i += 1) {
       const line = firstLine + i;
-      const parsed = parse(lines[i] as string, batch.unterminatedLast && i === lines.length - 1);
+      // Decoded only now: see lines.ts.
+      const parsed = parse(spanText(batch, i), batch.unterminatedLast && i === count - 1);
       if (parsed === undefined) continue;
       if (typeof parsed === 'string') {
         stats.badLines += 1;
@@ -43,7 +45,7 @@ export async function forEachEntry(
       stats.entries += 1;
       onEntry(parsed, line);
     }
-    stats.lines = firstLine + lines.length - 1;
+    stats.lines = firstLine + count - 1;
     if (afterBatch) await afterBatch();
   }
   return stats;

@@ -40,6 +40,11 @@ export class CrankAssembler {
     return this.pending !== undefined;
   }
 
+  /** The syscall of the open crank waiting for its result, if any. */
+  get pendingSyscall(): SyscallEntry | undefined {
+    return this.pending?.call;
+  }
+
   push(entry: SlogEntry, line: number): void {
     const type = entry.type;
     if (type === 'crank-start') {

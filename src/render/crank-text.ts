@@ -7,7 +7,7 @@ import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
 import { inline, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
-import { syscallLines } from './syscall-lines.js';
+import { appendSyscallLines } from './syscall-lines.js';
 
 /** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%] 4 syscalls 12345 computrons` */
 export function timingText(crank: Crank, noTimes = false): string {
@@ -48,8 +48,12 @@ export function crankHeader(ctx: RenderContext, crank: Crank): string {
 function clistLine(ctx: RenderContext, entry: ClistEntry): string[] {
   const { options } = ctx;
   if (!options.clist || options.nonoise) return [];
-  const tag = ctx.tag(entry.mode, `clist ${entry.mode}`);
-  return [`${tag}: ${entry.vatID}:${ctx.vref(entry.vobj, entry.vatID)} :: ${ctx.kref(entry.kobj)}`];
+  return [clistText(ctx, entry)];
+}
+
+function clistText(ctx: RenderContext, entry: ClistEntry): string {
+  const tag = ctx.options.usesloggertags ? `clist ${entry.mode}` : entry.mode;
+  return `${tag}: ${entry.vatID}:${ctx.vref(entry.vobj, entry.vatID)} :: ${ctx.kref(entry.kobj)}`;
 }
 
 function consoleLine(ctx: RenderContext, entry: ConsoleEntry): string {
@@ -81,18 +85,49 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
   }
 }
 
+/** entryLines(), pushed onto `out` (without a list for the usual single line). */
+function appendEntryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogEntry, out: string[]): void {
+  switch (entry.type) {
+    case 'deliver': {
+      const lines = deliveryLines(ctx, entry as DeliverEntry);
+      if (lines.length === 1) out.push(lines[0] as string);
+      else for (const line of lines) out.push(line);
+      return;
+    }
+    case 'deliver-result': {
+      const dr = (entry as DeliverResultEntry).dr;
+      // Nothing when it went well.
+      if (Array.isArray(dr) && dr[0] === 'ok') return;
+      break;
+    }
+    case 'clist': {
+      const { options } = ctx;
+      if (options.clist && !options.nonoise) out.push(clistText(ctx, entry as ClistEntry));
+      return;
+    }
+    default:
+      break;
+  }
+  for (const line of entryLines(ctx, kernel, entry)) out.push(line);
+}
+
 /** The body of a crank (everything under its header), one string per line. */
 export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank): string[] {
+  const out: string[] = [];
+  appendCrankBody(ctx, kernel, crank, out);
+  return out;
+}
+
+/** crankBody(), pushed onto `out`. */
+export function appendCrankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank, out: string[]): void {
   ctx.currentVat = crank.vatID;
   const { nonoise } = ctx.options;
-  const out: string[] = [];
   if (!nonoise) out.push(`crank-start: ${crank.crankType} crank ${crank.crankNum}`);
   for (const item of crank.items) {
-    const lines = item.kind === 'syscall' ? syscallLines(ctx, item) : entryLines(ctx, kernel, item.entry);
-    for (const line of lines) out.push(line);
+    if (item.kind === 'syscall') appendSyscallLines(ctx, item, out);
+    else appendEntryLines(ctx, kernel, item.entry, out);
   }
   if (crank.finish && !nonoise) {
     out.push(`crank-finish:${ctx.took(crank.timing.total)} crank ${crank.finish.crankNum}`);
   }
-  return out;
 }

@@ -2,13 +2,51 @@
 
 /** Seconds as whole microseconds: `902µs`. */
 export function micros(seconds: number): string {
-  return `${(seconds * 1_000_000).toFixed(0)}µs`;
+  return `${fixed0(seconds * 1_000_000)}µs`;
 }
+
+/**
+ * `x.toFixed(0)`, several times faster. toFixed(0) takes the integer
+ * nearest x, the larger one on a tie, after taking the sign off (so a tie
+ * rounds away from zero, and -0.3 gives "-0"); Math.round rounds a tie up,
+ * so it is applied to |x|. Below 2^53 String() prints that integer's digits
+ * as toFixed does (above, toFixed prints the double's exact digits, String
+ * the shortest ones that read back the same: those go to toFixed). NaN
+ * prints "NaN" either way.
+ */
+export function fixed0(x: number): string {
+  if (x < 0) return x > -TWO_53 ? `-${Math.round(-x)}` : x.toFixed(0);
+  return x < TWO_53 || x !== x ? `${Math.round(x)}` : x.toFixed(0);
+}
+
+const TWO_53 = 2 ** 53;
 
 /** A fraction as a percentage with two decimals: `87.58%`. */
 export function percent(fraction: number): string {
-  return `${(fraction * 100).toFixed(2)}%`;
+  return `${fixed2(fraction * 100)}%`;
 }
+
+/**
+ * `x.toFixed(2)`, faster. toFixed(2) takes the integer n nearest 100·x
+ * (exactly), the larger on a tie. Below 2^30, 100·x computed in doubles is
+ * within 2^-23 of the exact product, so unless it lies within 1e-6 of a
+ * half (then toFixed decides) it rounds to the same n. The sign is taken
+ * off first, as toFixed does (-0.001 gives "-0.00").
+ */
+export function fixed2(x: number): string {
+  if (x < 0) return x > -TWO_28 ? `-${fixed2(-x)}` : x.toFixed(2);
+  // Not NaN, nor too large.
+  if (!(x < TWO_28)) return x.toFixed(2);
+  const y = x * 100;
+  const frac = y - Math.floor(y);
+  if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) return x.toFixed(2);
+  const n = Math.round(y);
+  const whole = Math.floor(n / 100);
+  const cents = n - whole * 100;
+  return cents < 10 ? `${whole}.0${cents}` : `${whole}.${cents}`;
+}
+
+const TWO_28 = 2 ** 28;
 
 /** A value from the slog printed inline: strings bare, anything else as JSON. */
 export function inline(value: unknown): string {

@@ -24,20 +24,20 @@ const NULL_RESULT = new Set([
   'vatstoreDelete',
 ]);
 
-/** The syscall's own line(s), without its result. */
-function callText(ctx: RenderContext, name: string, args: unknown[], tag: string): string {
+/** The syscall's own line(s), without its result. `call` is the ksc/vsc: its arguments start at 1. */
+function callText(ctx: RenderContext, name: string, call: unknown[], tag: string): string {
   const ks = ctx.kernelSpace;
   switch (name) {
     case 'send': {
       // kernel: [target, {methargs, result}]; vat: the same, or older [target, methargs, result]
-      const target = args[0];
-      const third = args[1] as { methargs?: unknown; result?: unknown } | undefined;
-      const msg = third && 'methargs' in third ? third : { methargs: third, result: args[2] };
+      const target = call[1];
+      const third = call[2] as { methargs?: unknown; result?: unknown } | undefined;
+      const msg = third && 'methargs' in third ? third : { methargs: third, result: call[3] };
       const { method, args: argText } = renderMethargs(msg.methargs, ctx.value);
       return `${tag}: ${ctx.ref(target)} <- ${method}(${argText}): ${ctx.ref(msg.result)}`;
     }
     case 'resolve': {
-      const resolutions = (ks ? args[1] : args[0]) as unknown[][] | undefined;
+      const resolutions = (ks ? call[2] : call[1]) as unknown[][] | undefined;
       if (!Array.isArray(resolutions)) return `${tag}: unintelligible resolutions`;
       const single = resolutions.length === 1;
       return resolutions
@@ -50,26 +50,28 @@ function callText(ctx: RenderContext, name: string, args: unknown[], tag: string
     }
     case 'invoke':
     case 'callNow':
-      return `${tag}: ${ctx.ref(args[0])}.${inline(args[1])}(${renderCallArgs(args[2], ctx.value)})`;
+      return `${tag}: ${ctx.ref(call[1])}.${inline(call[2])}(${renderCallArgs(call[3], ctx.value)})`;
     case 'subscribe':
-      return `${tag}: ${ctx.ref(ks ? args[1] : args[0])}`;
+      return `${tag}: ${ctx.ref(ks ? call[2] : call[1])}`;
     case 'vatstoreGet':
     case 'vatstoreGetNextKey':
     case 'vatstoreDelete':
-      return `${tag}: '${inline(ks ? args[1] : args[0])}'`;
+      return `${tag}: '${inline(ks ? call[2] : call[1])}'`;
     case 'vatstoreSet':
-      return `${tag}: '${inline(ks ? args[1] : args[0])}' := '${inline(ks ? args[2] : args[1])}'`;
+      return `${tag}: '${inline(ks ? call[2] : call[1])}' := '${inline(ks ? call[3] : call[2])}'`;
     case 'dropImports':
     case 'retireImports':
     case 'retireExports':
     case 'abandonExports': {
-      const refs = args.find((a) => Array.isArray(a));
+      // The first argument that is a list.
+      let refs: unknown;
+      for (let i = 1; i < call.length && refs === undefined; i += 1) if (Array.isArray(call[i])) refs = call[i];
       const list = Array.isArray(refs) ? refs.map((r) => ctx.ref(r)).join(' ') : '';
       return `send-${ctx.tag(name, `syscall ${name}`)}: [${list}]`;
     }
     case 'exit': {
-      const failure = ks ? args[1] : args[0];
-      const info = ks ? args[2] : args[1];
+      const failure = ks ? call[2] : call[1];
+      const info = ks ? call[3] : call[2];
       return `${tag}: (${failure ? 'failure' : 'success'}) ${renderCapData(info, ctx.value)}`;
     }
     default:
@@ -83,22 +85,37 @@ function callText(ctx: RenderContext, name: string, args: unknown[], tag: string
  * (subscribe), with ` (17µs)` under --timing.
  */
 export function syscallLines(ctx: RenderContext, pair: SyscallPair): string[] {
-  const call = (ctx.kernelSpace ? pair.call.ksc : pair.call.vsc) as unknown[] | undefined;
-  if (!Array.isArray(call)) return [`syscall: no ${ctx.kernelSpace ? 'ksc' : 'vsc'} in entry`];
-  const name = String(call[0]);
-  const tag = ctx.tag(name, `syscall ${name}`);
   const lines: string[] = [];
-  const sr = pair.result ? ((ctx.kernelSpace ? pair.result.ksr : pair.result.vsr) as unknown[] | undefined) : undefined;
-  const [status, value] = Array.isArray(sr) ? sr : [undefined, undefined];
-  if (pair.result && status !== 'ok') {
-    lines.push(`${ctx.tag('result', `syscall-result ${name}`)}: ${inline(status)} ${inline(value)}`);
-  }
-  const { options } = ctx;
-  if (VATSTORE_SYSCALLS.has(name) && options.novatstore) return lines;
-  if (name === 'subscribe' && options.nonoise && (value === null || value === undefined)) return lines;
+  appendSyscallLines(ctx, pair, lines);
+  return lines;
+}
 
-  let text = callText(ctx, name, call.slice(1), tag);
-  if (pair.result) {
+/** syscallLines(), pushed onto `out`. */
+export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: string[]): void {
+  const ks = ctx.kernelSpace;
+  const call = (ks ? pair.call.ksc : pair.call.vsc) as unknown[] | undefined;
+  if (!Array.isArray(call)) {
+    out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
+    return;
+  }
+  const name = String(call[0]);
+  const { options } = ctx;
+  const result = pair.result;
+  let status: unknown;
+  let value: unknown;
+  if (result) {
+    const sr = ks ? result.ksr : result.vsr;
+    if (Array.isArray(sr)) {
+      status = sr[0];
+      value = sr[1];
+    }
+    if (status !== 'ok') out.push(`${options.usesloggertags ? `syscall-result ${name}` : 'result'}: ${inline(status)} ${inline(value)}`);
+  }
+  if (options.novatstore && VATSTORE_SYSCALLS.has(name)) return;
+  if (name === 'subscribe' && options.nonoise && (value === null || value === undefined)) return;
+
+  let text = callText(ctx, name, call, options.usesloggertags ? `syscall ${name}` : name);
+  if (result) {
     if (NULL_RESULT.has(name)) {
       if (value !== null && value !== undefined) text = `${text}: unexpected result ${inline(value)}`;
     } else if (name === 'invoke' || name === 'callNow') {
@@ -106,8 +123,7 @@ export function syscallLines(ctx: RenderContext, pair: SyscallPair): string[] {
     } else if (name === 'vatstoreGet' || name === 'vatstoreGetNextKey') {
       text = `${text} : '${value === null ? 'null' : inline(value)}'`;
     }
+    if (options.timing && !options.noTimes) text = `${text} (${micros(pair.seconds)})`;
   }
-  if (options.timing && !options.noTimes && pair.result) text = `${text} (${micros(pair.seconds)})`;
-  lines.push(text);
-  return lines;
+  out.push(text);
 }

@@ -9,7 +9,7 @@ import type { Crank, SyscallPair } from '../model/crank.js';
 import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../model/types.js';
 import { VatNames } from '../model/vats.js';
 import { RenderContext } from './context.js';
-import { crankBody, crankHeader, entryLines } from './crank-text.js';
+import { appendCrankBody, crankHeader, entryLines } from './crank-text.js';
 import { KernelLines } from './kernel-lines.js';
 import type { RenderOptions } from './options.js';
 import { syscallLines } from './syscall-lines.js';
@@ -48,9 +48,9 @@ export class TextRenderer implements CrankSink {
     this.printOutside = config.printOutside ?? true;
   }
 
-  /** Every entry, in slog order, before it is assembled: counts and names. */
+  /** Every entry, in slog order, before it is assembled: counts (printed by --summarize) and names. */
   observe(entry: SlogEntry): void {
-    this.counts.set(entry.type, (this.counts.get(entry.type) ?? 0) + 1);
+    if (this.ctx.options.summarize) this.counts.set(entry.type, (this.counts.get(entry.type) ?? 0) + 1);
     this.vats.observe(entry);
   }
 
@@ -103,10 +103,15 @@ export class TextRenderer implements CrankSink {
     this.flushOutsideSyscall();
     const { options } = this.ctx;
     if (options.nonoise && crank.crankType === 'routing') return;
-    const body = crankBody(this.ctx, this.kernel, crank);
+    // With crank breaks: a blank line and the header (made once the body is) come first.
+    const lines: string[] = options.crankbreaks ? ['', ''] : [];
+    appendCrankBody(this.ctx, this.kernel, crank, lines);
     if (this.selectCrank && !this.selectCrank(crank)) return;
-    if (options.crankbreaks) body.unshift('', crankHeader(this.ctx, crank));
-    if (body.length) this.out(`${body.join('\n')}\n`);
+    if (options.crankbreaks) lines[1] = crankHeader(this.ctx, crank);
+    if (lines.length === 0) return;
+    // A last empty line: the text ends with '\n'.
+    lines.push('');
+    this.out(lines.join('\n'));
   }
 
   end(): void {
