@@ -6,7 +6,6 @@
  * The text render (`render`) may instead run on worker threads
  * (src/input/parallel-render.ts): same bytes, on every core.
  */
-import { availableParallelism } from 'node:os';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { SlogEntry } from '../model/types.js';
 import type { TextRenderer } from '../render/text-renderer.js';
@@ -51,7 +50,6 @@ export interface SlogRun {
 const CHUNK_BYTES = 1 << 20;
 /** The parallel render starts its workers once this many bytes were read (SLOGULATE_WORKERS_AFTER). */
 const STARTUP_BYTES = 8 << 20;
-const MAX_DEFAULT_WORKERS = 3;
 
 /** One per process: its flags are the process's. */
 let governor: HeapGovernor | undefined;
@@ -79,12 +77,14 @@ function envNumber(name: string): number | undefined {
 }
 
 /**
- * Worker threads for the text render: SLOGULATE_WORKERS=N, else one per core
- * but the main thread's (which renders chunks too), at most 3: past that the
- * main thread's reading and writing is the bottleneck. 0: no threads.
+ * Worker threads for the text render: SLOGULATE_WORKERS=N (the main thread
+ * renders chunks too, so one per core but one is the sensible N). Off by
+ * default: on the two-vCPU machines measured, two threads gave about 1.2
+ * cores' worth of work, so one thread was faster, and a second heap breaks
+ * the memory target (README, Performance).
  */
 function workerCount(): number {
-  return Math.min(envNumber('SLOGULATE_WORKERS') ?? Math.min(availableParallelism() - 1, MAX_DEFAULT_WORKERS), 15);
+  return Math.min(envNumber('SLOGULATE_WORKERS') ?? 0, 15);
 }
 
 /**

@@ -14,8 +14,9 @@
  * only once `startWorkersAfter` bytes were cut: the main thread renders the
  * chunks before that itself, so a small slog never waits for a worker to load.
  *
- * On by default where there is more than one core (run-slog.ts picks the
- * number of workers; SLOGULATE_WORKERS=N overrides it, 0 turns threads off).
+ * Opt-in (SLOGULATE_WORKERS=N, run-slog.ts): on the two-vCPU machines it was
+ * measured on, two threads did about 1.2 threads' worth of work, so one
+ * thread was faster; a second V8 heap also costs 30-40 MB.
  */
 import { Worker } from 'node:worker_threads';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
