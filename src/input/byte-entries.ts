@@ -23,7 +23,7 @@ export async function forEachEntryInBytes(
   source: SlogSource,
   onEntry: EntryHandler,
   onBadLine: (bad: BadLine) => void,
-  afterBatch: (() => Promise<void> | void) | undefined,
+  afterBatch: ((bytes: number) => Promise<void> | void) | undefined,
   options: AnalysisLineOptions,
 ): Promise<ReadStats> {
   const stats: ReadStats = { lines: 0, entries: 0, badLines: 0 };
@@ -106,7 +106,7 @@ export async function forEachEntryInBytes(
   for await (const chunk of input) {
     chunkLines(chunk);
     stats.lines = lineNo;
-    if (afterBatch) await afterBatch();
+    if (afterBatch) await afterBatch(chunk.length);
   }
   if (carryLength > 0) {
     const whole = Buffer.concat(carry, carryLength);

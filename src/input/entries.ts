@@ -23,7 +23,8 @@ export async function forEachEntry(
   source: SlogSource,
   onEntry: EntryHandler,
   onBadLine: (bad: BadLine) => void,
-  afterBatch?: () => Promise<void> | void,
+  /** Called after each batch with the bytes of its lines (decompressed: a gzip file's raw bytes say less). */
+  afterBatch?: (bytes: number) => Promise<void> | void,
   parse: LineParser = parseLine,
 ): Promise<ReadStats> {
   const stats: ReadStats = { lines: 0, entries: 0, badLines: 0 };
@@ -46,7 +47,7 @@ export async function forEachEntry(
       onEntry(parsed, line);
     }
     stats.lines = firstLine + count - 1;
-    if (afterBatch) await afterBatch();
+    if (afterBatch) await afterBatch(count ? (batch.spans[2 * count - 1] as number) - (batch.spans[0] as number) + count : 0);
   }
   return stats;
 }

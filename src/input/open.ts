@@ -10,6 +10,8 @@ import { createGunzip } from 'node:zlib';
 
 export const STDIN_NAME = '<stdin>';
 const CHUNK = 1 << 20;
+/** Gunzip output pieces: each 1 MB of gzip makes several, so they are kept smaller than CHUNK (less memory held at once). */
+const GUNZIP_CHUNK = 256 << 10;
 
 /** A problem opening a slog: reported as one line, exit status 2. */
 export class InputError extends Error {
@@ -111,7 +113,7 @@ export function probeFile(path: string): FileProbe {
 }
 
 function gunzipped(raw: Readable, name: string): Readable {
-  const gunzip = createGunzip({ chunkSize: CHUNK });
+  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
   raw.on('error', (err) => gunzip.destroy(new InputError(name, describe(err))));
   gunzip.on('error', () => raw.destroy());
   return raw.pipe(gunzip);
