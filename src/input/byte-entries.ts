@@ -14,7 +14,6 @@
  */
 import { analysisLineReader, type AnalysisLineOptions } from './analysis-lines.js';
 import { forEachEntry, type EntryHandler, type ReadStats } from './entries.js';
-import { fileChunks } from './file-chunks.js';
 import type { SlogSource } from './open.js';
 import { parseLine, type BadLine } from './parse.js';
 
@@ -101,8 +100,10 @@ export async function forEachEntryInBytes(
     }
   }
 
-  // A plain file is read synchronously (file-chunks.ts).
-  const input = source.chunks && !source.gzipped ? fileChunks(source.name) : (source.stream as AsyncIterable<Buffer>);
+  // A plain file is read synchronously (SlogSource.syncChunks).
+  const syncChunks = source.syncChunks;
+  const input: Iterable<Buffer> | AsyncIterable<Buffer> =
+    syncChunks && !source.gzipped ? { [Symbol.iterator]: syncChunks } : (source.stream as AsyncIterable<Buffer>);
   for await (const chunk of input) {
     chunkLines(chunk);
     stats.lines = lineNo;
