@@ -106,8 +106,7 @@ function parallelPlan(renderer: TextRenderer, source: SlogSource): Omit<Parallel
     return undefined;
   }
   const heap = process.env.SLOGULATE_HEAP !== '0' ? { main: heapGovernor(), workers: heapOptions() } : undefined;
-  const youngMb = envNumber('SLOGULATE_WORKER_YOUNG_MB');
-  return { lite: true, workers, chunkBytes, startWorkersAfter, mainRenders: true, ...(heap ? { heap } : {}), ...(youngMb ? { workerYoungMb: youngMb } : {}), maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
+  return { lite: true, workers, chunkBytes, startWorkersAfter, mainRenders: true, ...(heap ? { heap } : {}), maxChunkBytes: envNumber('SLOGULATE_MAX_CHUNK_BYTES') ?? Math.max(chunkBytes * 16, 64 << 20) };
 }
 
 export interface SlogRunResult extends ReadStats {
@@ -147,7 +146,6 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
       // (65 MB, 73 MB for 8 times the big slog) without the governor's collections, which cost it 10%.
       const governor = fastPathsOn() && process.env.SLOGULATE_HEAP !== '0' && !run.analysisLines ? heapGovernor() : undefined;
       const afterBatch = run.afterBatch;
-      let read = 0;
       stats = await entryLoop(fastPathsOn() ? run.analysisLines : undefined)(
         source,
         (entry, line) => {
@@ -156,12 +154,10 @@ export async function runSlog(run: SlogRun): Promise<SlogRunResult> {
         },
         onBadLine,
         governor
-          ? (bytes?: number) => {
+          ? (bytes: number) => {
               // The slog's bytes, not the file's: 32 MB of gzip is some 200 MB of
               // lines, whose dead read buffers would wait that long for a collection.
-              const now = source.rawBytesRead();
-              governor.tick(bytes ?? now - read);
-              read = now;
+              governor.tick(bytes);
               return afterBatch?.();
             }
           : afterBatch,

@@ -14,6 +14,7 @@
  */
 import { analysisLineReader, type AnalysisLineOptions } from './analysis-lines.js';
 import { forEachEntry, type EntryHandler, type ReadStats } from './entries.js';
+import { batchBytes, readLineSpans, type LineSpans } from './lines.js';
 import type { SlogSource } from './open.js';
 import { parseLine, type BadLine } from './parse.js';
 
@@ -55,64 +56,26 @@ export async function forEachEntryInBytes(
     }
   }
 
-  // Chunks may be borrowed (valid until the next): an unfinished line is copied.
-  let carry: Buffer[] = [];
-  let carryLength = 0;
-
   /**
-   * The whole lines of `buf` from `start`; returns where the unfinished
-   * last one starts. The hot loop, alone in its function: anything rarer
-   * in here (a line across chunks) would send the optimized code back to
-   * be compiled again when it first happens, and that code holds the line
-   * reader's too.
+   * The lines of one batch (lines.ts). The hot loop, alone in its function:
+   * anything rarer in here would send the optimized code back to be compiled
+   * again when it first happens, and that code holds the line reader's too.
    */
-  function wholeLines(buf: Buffer, start: number): number {
-    let nl = buf.indexOf(10, start);
-    while (nl >= 0) {
-      line(buf, start, nl, false);
-      start = nl + 1;
-      nl = buf.indexOf(10, start);
-    }
-    return start;
-  }
-
-  /** The lines of a chunk, the first one maybe begun in the chunks before. */
-  function chunkLines(chunk: Buffer): void {
-    let start = 0;
-    if (carryLength > 0) {
-      const nl = chunk.indexOf(10);
-      if (nl < 0) {
-        carry.push(Buffer.from(chunk));
-        carryLength += chunk.length;
-        return;
-      }
-      carry.push(chunk.subarray(0, nl));
-      const whole = Buffer.concat(carry, carryLength + nl);
-      carry = [];
-      carryLength = 0;
-      line(whole, 0, whole.length, false);
-      start = nl + 1;
-    }
-    start = wholeLines(chunk, start);
-    if (start < chunk.length) {
-      carry.push(Buffer.from(chunk.subarray(start)));
-      carryLength += chunk.length - start;
-    }
+  function batchLines(batch: LineSpans): void {
+    const { bytes, spans } = batch;
+    const count = spans.length / 2;
+    const lastLine = batch.unterminatedLast ? count - 1 : -1;
+    for (let i = 0; i < count; i += 1) line(bytes, spans[2 * i] as number, spans[2 * i + 1] as number, i === lastLine);
   }
 
   // A plain file is read synchronously (SlogSource.syncChunks).
   const syncChunks = source.syncChunks;
   const input: Iterable<Buffer> | AsyncIterable<Buffer> =
     syncChunks && !source.gzipped ? { [Symbol.iterator]: syncChunks } : (source.stream as AsyncIterable<Buffer>);
-  for await (const chunk of input) {
-    chunkLines(chunk);
+  for await (const batch of readLineSpans(input)) {
+    batchLines(batch);
     stats.lines = lineNo;
-    if (afterBatch) await afterBatch(chunk.length);
-  }
-  if (carryLength > 0) {
-    const whole = Buffer.concat(carry, carryLength);
-    line(whole, 0, whole.length, true);
-    stats.lines = lineNo;
+    if (afterBatch) await afterBatch(batchBytes(batch));
   }
   return stats;
 }

@@ -3,7 +3,7 @@
  * to a callback with its line number. Bad lines go to `onBadLine` and are
  * skipped; nothing is retained.
  */
-import { readLineSpans, spanText } from './lines.js';
+import { batchBytes, readLineSpans, spanText } from './lines.js';
 import type { SlogSource } from './open.js';
 import { parseLine, type BadLine } from './parse.js';
 import type { SlogEntry } from '../model/types.js';
@@ -47,7 +47,7 @@ export async function forEachEntry(
       onEntry(parsed, line);
     }
     stats.lines = firstLine + count - 1;
-    if (afterBatch) await afterBatch(count ? (batch.spans[2 * count - 1] as number) - (batch.spans[0] as number) + count : 0);
+    if (afterBatch) await afterBatch(batchBytes(batch));
   }
   return stats;
 }

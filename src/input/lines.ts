@@ -81,11 +81,17 @@ export function spanText(batch: LineSpans, i: number): string {
   return (batch.piece as string).slice(start - pieceStart, end - pieceStart);
 }
 
+/** The bytes a batch's lines span, their line ends included. */
+export function batchBytes(batch: LineSpans): number {
+  const { spans } = batch;
+  return spans.length ? (spans[spans.length - 1] as number) - (spans[0] as number) + spans.length / 2 : 0;
+}
+
 /**
  * Chunks may be borrowed (valid only until the next one is read): what is
  * kept of one (an unfinished line) is copied.
  */
-export async function* readLineSpans(stream: Readable | AsyncIterable<Buffer>): AsyncGenerator<LineSpans> {
+export async function* readLineSpans(stream: Readable | AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<LineSpans> {
   let carry: Buffer[] = [];
   let carryLength = 0;
   let lineNo = 1;
