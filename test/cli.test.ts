@@ -60,10 +60,12 @@ describe('exit statuses and one-line errors', () => {
     expect(r).toMatchObject({ status: 2, stdout: '', stderr: 'slogulate: no-such.slog: no such file\n' });
   });
 
-  it('a directory', async () => {
-    const r = await runCli([tmp]);
+  it('a folder without slog files', async () => {
+    const empty = mkdtempSync(join(tmp, 'empty-'));
+    writeFileSync(join(empty, 'notes.txt'), 'not a slog\n');
+    const r = await runCli([empty]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`slogulate: ${tmp}: is a directory\n`);
+    expect(r.stderr).toBe(`slogulate: ${empty}: a folder without slog files (slogfile_*_*.gz, *.slog, *.jsonl)\n`);
   });
 
   it('usage errors: status 2, one line', async () => {

@@ -210,7 +210,7 @@ describe('a terminal', () => {
       delete process.env.NO_COLOR;
       delete process.env.FORCE_COLOR;
       const text = referenceText('a-local-3', 'nonoise');
-      (await new TerminalSession('x.slog', {}, emptyAnnotations()).textOut(out))(text);
+      (await new TerminalSession(['x.slog'], {}, emptyAnnotations()).textOut(out))(text);
       out.flush();
       const written = chunks.join('');
       expect(written.includes(ESC)).toBe(true);
@@ -218,7 +218,7 @@ describe('a terminal', () => {
 
       chunks.length = 0;
       process.env.NO_COLOR = '1';
-      (await new TerminalSession('x.slog', {}, emptyAnnotations()).textOut(out))(text);
+      (await new TerminalSession(['x.slog'], {}, emptyAnnotations()).textOut(out))(text);
       out.flush();
       expect(chunks.join('') === text).toBe(true);
     } finally {

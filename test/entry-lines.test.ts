@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseAnnotations } from '../src/model/annotations.js';
-import type { SlogEntry } from '../src/model/types.js';
+import type { Line as SlogEntry } from './slog-lines.js';
 import { bodyLines, deliveryCrank, legacy, renderEntries, sc } from './render-helpers.js';
 
 const v1 = (inner: SlogEntry[]) => deliveryCrank(5, 'v1', inner);

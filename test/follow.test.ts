@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { forEachEntry } from '../src/input/entries.js';
-import { openFollow } from '../src/input/follow.js';
+import { runPass } from '../src/run/pass.js';
+import { READ_ALL } from '../src/scan/reads.js';
+import { openFollow } from '../src/source/follow.js';
 import { BIN, readSlog, referenceText, runCli } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-follow-'));
@@ -124,7 +125,7 @@ describe('--follow on a slog being written', () => {
   it('needs a file', async () => {
     const r = await runCli(['--follow', '-'], { stdin: readSlog('a-local-3') });
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/^slogulate: --follow needs a slog file/);
+    expect(r.stderr).toMatch(/^slogulate: --follow needs one slog file/);
     const missing = await runCli(['--follow', join(dir, 'nope.slog')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toBe(`slogulate: ${join(dir, 'nope.slog')}: no such file\n`);
@@ -136,11 +137,14 @@ describe('openFollow, in process', () => {
   async function follow(file: string, grow: () => void): Promise<{ types: string[]; source: ReturnType<typeof openFollow> }> {
     const source = openFollow(file, { pollMs: 20 });
     const types: string[] = [];
-    const done = forEachEntry(
-      source,
-      (entry) => types.push(entry.type),
-      (bad) => types.push(`bad:${bad.line}`),
-    );
+    const done = runPass({
+      inputs: [file],
+      reads: READ_ALL,
+      open: () => source,
+      observe: (entry) => types.push(entry.type),
+      sink: { entry: () => undefined, crank: () => undefined },
+      onBadLine: (bad) => types.push(`bad:${bad.line}`),
+    });
     await new Promise((r) => setTimeout(r, 100));
     grow();
     await new Promise((r) => setTimeout(r, 200));
@@ -182,7 +186,13 @@ describe('openFollow, in process', () => {
     const notices: string[] = [];
     const source = openFollow(file, { pollMs: 20, onNotice: (m) => notices.push(m) });
     let count = 0;
-    const done = forEachEntry(source, () => (count += 1), () => undefined);
+    const done = runPass({
+      inputs: [file],
+      reads: READ_ALL,
+      open: () => source,
+      observe: () => (count += 1),
+      sink: { entry: () => undefined, crank: () => undefined },
+    });
     await until('the whole file', () => source.rawBytesRead() === Buffer.byteLength(text));
     await new Promise((r) => setTimeout(r, 100));
     writeFileSync(file, first);

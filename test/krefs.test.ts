@@ -14,7 +14,7 @@ import { CrankAssembler } from '../src/model/assembler.js';
 import { compareKrefIds, formatKref, krefId } from '../src/model/kref-ids.js';
 import { KrefRows } from '../src/model/kref-rows.js';
 import { KrefModel, Origin, type CrankFacts } from '../src/model/krefs.js';
-import type { SlogEntry } from '../src/model/types.js';
+import { readEntries, type Line as SlogEntry } from './slog-lines.js';
 import { VatNames } from '../src/model/vats.js';
 import { ROOT } from './helpers.js';
 
@@ -134,7 +134,7 @@ function read(entries: SlogEntry[]) {
       flow.add(crank, f);
     },
   });
-  entries.forEach((e, i) => {
+  readEntries(entries).forEach((e, i) => {
     vats.observe(e);
     assembler.push(e, i + 1);
   });

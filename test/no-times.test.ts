@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
 import { renderEntries } from './render-helpers.js';
-import type { SlogEntry } from '../src/model/types.js';
+import type { Line as SlogEntry } from './slog-lines.js';
 
 let dir: string;
 beforeAll(() => {

@@ -60,7 +60,7 @@ describe('the bar', () => {
   });
 
   it('is not started when not wanted', () => {
-    const source = { name: 'x', stream: undefined as never, rawSize: 10, rawBytesRead: () => 0, gzipped: false };
+    const source = { name: 'x', chunks: () => [], rawSize: 10, rawBytesRead: () => 0, gzipped: false };
     expect(startProgress(source, { stream: { isTTY: true, write: () => true } })).toBeUndefined();
   });
 });

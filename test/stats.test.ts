@@ -4,8 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MicrosHistogram } from '../src/analyses/histogram.js';
-import { deliveryMethod } from '../src/analyses/delivery-method.js';
-import type { DeliverEntry } from '../src/model/types.js';
+import { DELIVERY_METHOD_READS, deliveryMethod } from '../src/analyses/delivery-method.js';
+import type { DeliverEntry } from '../src/scan/entry-types.js';
+import { READ_NOTHING } from '../src/scan/reads.js';
+import { readEntries } from './slog-lines.js';
 import { readSlog, runCli, SLOG_NAMES } from './helpers.js';
 
 // ---------- the plain loop ----------
@@ -363,7 +365,8 @@ describe('stats: formats and edge cases', () => {
   });
 
   it('delivery methods: message methods as the render prints them, else the delivery kind', () => {
-    const deliver = (kd: unknown[]): DeliverEntry => ({ type: 'deliver', kd }) as DeliverEntry;
+    const deliver = (kd?: unknown[]): DeliverEntry =>
+      readEntries([{ type: 'deliver', crankNum: 1, vatID: 'v1', ...(kd ? { kd } : {}) }], { ...READ_NOTHING, deliver: DELIVERY_METHOD_READS })[0] as DeliverEntry;
     const msg = (body: string): DeliverEntry => deliver(['message', 'ko1', { methargs: { body, slots: [] }, result: 'kp1' }]);
     expect(deliveryMethod(msg('#["openAccount",["x0",0]]'))).toBe('openAccount');
     expect(deliveryMethod(msg('#["%asyncIterator",[]]'))).toBe('[asyncIterator]');
@@ -375,6 +378,6 @@ describe('stats: formats and edge cases', () => {
     expect(deliveryMethod(msg('not json'))).toBe('<unintelligible method>');
     expect(deliveryMethod(deliver(['notify', []]))).toBe('notify');
     expect(deliveryMethod(deliver(['bringOutYourDead']))).toBe('bringOutYourDead');
-    expect(deliveryMethod({ type: 'deliver' } as DeliverEntry)).toBe('<unknown>');
+    expect(deliveryMethod(deliver())).toBe('<unknown>');
   });
 });

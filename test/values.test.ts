@@ -3,7 +3,8 @@
  * every depth, refs by annotation name.
  */
 import { describe, expect, it } from 'vitest';
-import { renderCapData, renderMethargs, renderMethod, type ValueContext } from '../src/render/values.js';
+import { renderCapData, renderMethargs, type ValueContext } from '../src/render/values.js';
+import { methodName as renderMethod } from '../src/scan/method-name.js';
 import { legacy, sc } from './render-helpers.js';
 
 const names = new Map([['ko5', 'wallet']]);

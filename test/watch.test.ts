@@ -102,7 +102,7 @@ describe('--watch', () => {
 
   it.each([
     ['without --out', ['--watch', 'x.slog'], /--watch needs --out FILE/],
-    ['on stdin', ['--watch', '--out', 'o.txt', '-'], /--watch needs a slog file/],
+    ['on stdin', ['--watch', '--out', 'o.txt', '-'], /--watch needs slog files/],
     ['with --follow', ['--watch', '--follow', '--out', 'o.txt', 'x.slog'], /cannot be used with|cannot be used together/],
   ])('is a usage error %s', async (_what, args, message) => {
     const r = await runCli(args, { cwd: dir });

@@ -32,10 +32,11 @@
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import { isDelivery, syscallName } from '../model/crank.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
-import { deliveryClass, deliveryMethod } from './delivery-method.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
+import { DELIVERY_METHOD_READS, deliveryClass, deliveryMethod } from './delivery-method.js';
+import { mergeReads, type Reads } from '../scan/reads.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
-import { SelectedCranks, type TimeSpan } from './selected-cranks.js';
+import { SelectedCranks, SPAN_READS, type TimeSpan } from './selected-cranks.js';
 import type { SelectionSpec } from './selection.js';
 
 export type { DurationStats } from './histogram.js';
@@ -156,10 +157,16 @@ export function compareVatIDs(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function computronsOf(result: DeliverResultEntry): number | undefined {
-  const compute = Array.isArray(result.dr) ? result.dr[2]?.compute : undefined;
-  return typeof compute === 'number' && Number.isFinite(compute) ? compute : undefined;
-}
+/** What the aggregate reads of crank entries (besides the crank model's own reads). */
+export const AGGREGATE_READS: Reads = mergeReads(SPAN_READS, {
+  'crank-start': [],
+  'crank-finish': [],
+  syscall: ['name'],
+  'syscall-result': [],
+  deliver: [...DELIVERY_METHOD_READS],
+  'deliver-result': ['computrons'],
+  clist: [],
+});
 
 export class SlogAggregator implements CrankSink {
   private readonly front: SelectedCranks;
@@ -246,7 +253,7 @@ export class SlogAggregator implements CrankSink {
 
   private addDelivery(vat: VatAcc, crankVat: string, deliver: DeliverEntry, result: DeliverResultEntry): void {
     const micros = ((result.time ?? NaN) - (deliver.time ?? NaN)) * 1_000_000;
-    const computrons = computronsOf(result);
+    const computrons = result.computrons;
     const vatID = crankVat;
     const method = deliveryMethod(deliver);
     this.allDeliveries.add(micros, computrons);

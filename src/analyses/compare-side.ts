@@ -15,8 +15,8 @@
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import { syscallName } from '../model/crank.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
-import { NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
+import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
 import { deliveryMethod } from './delivery-method.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
 import { RoundFilter, type Round, type Rounds } from './rounds.js';
@@ -105,6 +105,9 @@ class Tee implements CrankSink {
     for (const s of this.sinks) s.crank(crank);
   }
 }
+
+/** What one side of `compare` reads: the aggregate's fields (syscall names and delivery methods included). */
+export const COMPARE_READS = AGGREGATE_READS;
 
 export class CompareSide {
   /** Feed this to `runSlog`. */

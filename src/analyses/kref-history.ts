@@ -14,7 +14,7 @@
 import type { Crank, CrankItem } from '../model/crank.js';
 import { KIND_OBJECT, KIND_PROMISE, KIND_WORDS, type KrefId } from '../model/kref-ids.js';
 import type { KrefModel } from '../model/krefs.js';
-import type { ClistEntry, DeliverEntry } from '../model/types.js';
+import type { ClistEntry, DeliverEntry } from '../scan/entry-types.js';
 import type { RenderContext } from '../render/context.js';
 import { crankHeader, entryLines } from '../render/crank-text.js';
 import type { KernelLines } from '../render/kernel-lines.js';

@@ -18,7 +18,7 @@
  */
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
-import type { ConsoleEntry, SlogEntry } from '../model/types.js';
+import type { ConsoleEntry, SlogEntry } from '../scan/entry-types.js';
 
 export interface RoundMark {
   benchmark: string;

@@ -9,9 +9,10 @@
  */
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../model/types.js';
+import type { SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { CrankSelection, type SelectionSpec } from './selection.js';
+import type { Reads } from '../scan/reads.js';
 
 /** A stretch of wall-clock time, from slog `time` fields (seconds since the epoch). */
 export interface TimeSpan {
@@ -21,6 +22,17 @@ export interface TimeSpan {
   /** last - first, in microseconds. */
   micros: number;
 }
+
+/** What SelectedCranks reads: the time of every crank entry (for the wall spans). */
+export const SPAN_READS: Reads = {
+  'crank-start': ['time'],
+  'crank-finish': ['time'],
+  syscall: ['time'],
+  'syscall-result': ['time'],
+  deliver: ['time'],
+  'deliver-result': ['time'],
+  clist: ['time'],
+};
 
 export interface SelectedCranksConfig {
   /** Which cranks to hand on (default: all). */

@@ -15,12 +15,12 @@ import { emptyAnnotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import { isDelivery } from '../model/crank.js';
-import type { SlogEntry } from '../model/types.js';
+import type { SlogEntry } from '../scan/entry-types.js';
 import { RenderContext } from '../render/context.js';
 import { crankHeader, crankVatName } from '../render/crank-text.js';
 import { fixed0, fixed2 } from '../render/format.js';
 import { defaultRenderOptions } from '../render/options.js';
-import { SelectedCranks } from './selected-cranks.js';
+import { SelectedCranks, SPAN_READS } from './selected-cranks.js';
 import type { SelectionSpec } from './selection.js';
 import { TopN } from './top-n.js';
 
@@ -136,6 +136,9 @@ const candidateOrder = (a: Candidate, b: Candidate): number =>
 export const wholeMicros = (seconds: number): number => Number(fixed0(seconds * 1_000_000));
 /** A percentage with two decimals as `percent()` prints it (fixed2 is toFixed(2), faster). */
 export const percent2 = (fraction: number): number => Number(fixed2(fraction * 100));
+
+/** What `top` reads of crank entries: the crank model's timings, and the spans. */
+export const TOP_READS = SPAN_READS;
 
 export class TopCollector implements CrankSink {
   private readonly front: SelectedCranks;

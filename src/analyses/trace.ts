@@ -16,8 +16,9 @@ import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank, SyscallPair } from '../model/crank.js';
 import { syscallName } from '../model/crank.js';
-import type { CrankStartEntry, SlogEntry } from '../model/types.js';
+import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
+import { READ_ALL } from '../scan/reads.js';
 import { RenderContext } from '../render/context.js';
 import { crankVatName, entryLines } from '../render/crank-text.js';
 import { KernelLines } from '../render/kernel-lines.js';
@@ -72,6 +73,9 @@ function vatTid(vatID: string, others: Map<string, number>): number {
 
 /** Nanoseconds as a JSON number of microseconds (`1234.567`). */
 const us = (ns: number): number => ns / 1000;
+
+/** What `trace` reads: every field (its slices are named by the crank's rendered lines). */
+export const TRACE_READS = READ_ALL;
 
 export class TraceWriter implements CrankSink {
   readonly vats: VatNames;
@@ -254,7 +258,7 @@ function lastTime(crank: Crank): number | undefined {
  */
 export function messageText(ctx: RenderContext, start: CrankStartEntry): string {
   const message = start.message;
-  const type = typeof message?.type === 'string' ? message.type : start.crankType;
+  const type = (typeof message?.type === 'string' ? message.type : start.crankType) ?? 'crank';
   if (type === 'send' && message) {
     const msg = (message.msg ?? {}) as { methargs?: unknown; result?: unknown };
     const { method, args } = renderMethargs(msg.methargs, { bigWidth: ctx.bigWidth, pref: (ref) => ctx.kref(ref) });

@@ -45,7 +45,7 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
   program
     .name('slogulate')
     .description('Turn a SwingSet slog (JSON lines, plain or gzipped, file or stdin) into terse text.')
-    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .argument('[files...]', 'the slog: files read in order as one slog, folders of per-block files; - or nothing reads stdin')
     // Options after a subcommand's name belong to the subcommand, even where
     // the render (the root command) has one of the same name (--annotations, -o).
     .enablePositionalOptions()
@@ -53,8 +53,8 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     .configureOutput({ outputError: usageError });
   addRenderOptions(program);
   program.addHelpText('after', EXAMPLES);
-  program.action(async (file: string | undefined, opts: RenderCliOptions) => {
-    process.exitCode = await renderCommand(file, opts);
+  program.action(async (files: string[], opts: RenderCliOptions) => {
+    process.exitCode = await renderCommand(files, opts);
   });
   for (const sub of SUBCOMMANDS) {
     const cmd =

@@ -4,7 +4,7 @@
  * Only when stderr is a terminal and the file is over 50 MB (and the text is
  * not going to that same terminal); nothing otherwise.
  */
-import type { SlogSource } from '../input/open.js';
+import type { SlogSource } from '../source/open.js';
 
 export const PROGRESS_MIN_BYTES = 50 * 1024 * 1024;
 const REDRAW_MS = 200;
@@ -63,6 +63,7 @@ export class ProgressBar {
   private readonly started: number;
   private timer: NodeJS.Timeout | undefined;
   private drawn = false;
+  private lastDraw = 0;
 
   constructor(
     private readonly source: Pick<SlogSource, 'rawSize' | 'rawBytesRead'>,
@@ -77,7 +78,14 @@ export class ProgressBar {
     }
   }
 
+  /** Draws the bar if it was not drawn for a while: for a pass that reads without giving the timer a turn. */
+  tick(): void {
+    const now = this.now();
+    if (now - this.lastDraw >= REDRAW_MS) this.draw();
+  }
+
   draw(): void {
+    this.lastDraw = this.now();
     const size = this.source.rawSize ?? 0;
     const line = progressLine(this.source.rawBytesRead(), size, (this.now() - this.started) / 1000, this.stream.columns || 80);
     this.stream.write(`\r${line}\x1b[K`);

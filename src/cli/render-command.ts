@@ -1,15 +1,13 @@
 /**
- * `slogulate [options] [file]`: the text render.
+ * `slogulate [options] [files...]`: the text render.
  */
 import { Option, type Command } from 'commander';
-import { TextRenderer } from '../render/text-renderer.js';
 import { DEFAULT_BIG_WIDTH, type RenderOptions } from '../render/options.js';
-import { CrankSelection } from '../analyses/selection.js';
-import type { Crank } from '../model/crank.js';
+import { renderSlog } from '../run/render.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from './common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from './errors.js';
 import { Output } from './output.js';
-import { runSlog } from './run-slog.js';
+import { passOrFail, reportBadLine } from './slog-pass.js';
 import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
 
@@ -72,44 +70,30 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
   };
 }
 
-/** Renders one slog; resolves to the exit status. */
-export async function renderCommand(file: string | undefined, opts: RenderCliOptions): Promise<number> {
-  if (opts.watch) return watchRender(file, opts, (out) => renderCommand(file, { ...opts, watch: false, out }));
+/** Renders the slog (its files read in order as one slog); resolves to the exit status. */
+export async function renderCommand(files: string[], opts: RenderCliOptions): Promise<number> {
+  if (opts.watch) return watchRender(files, opts, (out) => renderCommand(files, { ...opts, watch: false, out }));
   const annotations = annotationsFrom(opts);
-  const spec = selectionFrom(opts);
-  const terminal = new TerminalSession(file, opts, annotations);
+  const selection = selectionFrom(opts);
+  const terminal = new TerminalSession(files, opts, annotations);
   const out = Output.open(opts.out);
-  // --cranks/--vat: every entry is still observed (names learned anywhere apply), only
-  // selected cranks print; entries outside cranks print only without a selection.
-  let selected = 0;
-  const selectCrank = (crank: Crank): boolean => {
-    const keep = selection.matches(crank);
-    if (keep) selected += 1;
-    return keep;
-  };
-  const renderer = new TextRenderer({
-    options: renderOptionsFrom(opts),
-    annotations,
-    out: await terminal.textOut(out),
-    ...(spec.cranks || spec.vats ? { selectCrank, printOutside: false } : {}),
-  });
-  const selection = new CrankSelection(spec, renderer.vats);
   try {
-    const result = await runSlog({
-      file,
-      onOpen: (source) => {
-        renderer.begin();
-        terminal.opened(source, out);
-      },
-      observe: (entry) => renderer.observe(entry),
-      sink: renderer,
-      render: renderer, // may render on worker threads (same bytes)
-      ...terminal.runHooks(out), // afterBatch: backpressure (and a flush per batch with --follow)
-    });
+    const result = await passOrFail(
+      renderSlog({
+        inputs: files,
+        options: renderOptionsFrom(opts),
+        annotations,
+        selection,
+        out: await terminal.textOut(out),
+        onBadLine: reportBadLine,
+        governHeap: true,
+        onOpen: (source) => terminal.opened(source, out),
+        ...terminal.runHooks(out), // afterBatch: backpressure and progress (and a flush per batch with --follow)
+      }),
+    );
     terminal.close();
-    renderer.end();
     await out.close();
-    if (!selection.isAll && selected === 0) warn(`${result.source.name}: no cranks match ${selection.describe()}`);
+    if (result.selecting && result.selected === 0) warn(`${result.name}: no cranks match ${result.selectionText}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (err) {
     terminal.close();

@@ -7,8 +7,8 @@ import { Option } from 'commander';
 import type { Annotations } from '../model/annotations.js';
 import { Colorizer, colorWanted } from '../render/color.js';
 import type { TextOut } from '../render/text-renderer.js';
-import type { SlogSource } from '../input/open.js';
-import { openFollow, type FollowSource } from '../input/follow.js';
+import type { SlogSource } from '../source/open.js';
+import { openFollow, type FollowSource } from '../source/follow.js';
 import { CliError, EXIT_USAGE, warn } from './errors.js';
 import type { Output } from './output.js';
 import { startProgress, type ProgressBar } from './progress.js';
@@ -38,12 +38,12 @@ export class TerminalSession {
   private readonly interrupt = (): void => this.followed?.stop();
 
   constructor(
-    file: string | undefined,
+    files: readonly string[],
     private readonly opts: TerminalCliOptions,
     private readonly annotations: Annotations,
   ) {
-    if (opts.follow && (file === undefined || file === '-')) {
-      throw new CliError('--follow needs a slog file (stdin is already read as it comes)', EXIT_USAGE);
+    if (opts.follow && (files.length !== 1 || files[0] === '-')) {
+      throw new CliError('--follow needs one slog file (stdin is already read as it comes)', EXIT_USAGE);
     }
     // Registered before reading starts, so that an early Ctrl-C still ends with the text read so far.
     if (opts.follow) process.once('SIGINT', this.interrupt);
@@ -57,12 +57,19 @@ export class TerminalSession {
     return (text) => out.write(colorizer.text(text));
   }
 
-  /** runSlog hooks: how to open a followed file, the progress bar, and flushing each batch when following. */
+  /** Pass hooks: how to open a followed file, the progress bar, and flushing each batch when following. */
   runHooks(out: Output): {
     open?: (path: string) => SlogSource;
     afterBatch: () => Promise<void>;
   } {
-    if (!this.opts.follow) return { afterBatch: () => out.drained() };
+    if (!this.opts.follow) {
+      return {
+        afterBatch: () => {
+          this.progress?.tick();
+          return out.drained();
+        },
+      };
+    }
     return {
       open: (path) => (this.followed = openFollow(path, { onNotice: warn })),
       afterBatch: () => {

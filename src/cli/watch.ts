@@ -33,11 +33,11 @@ export interface WatchConfig {
 }
 
 /** Checks the options --watch needs; throws a usage error otherwise. */
-export function checkWatchOptions(file: string | undefined, opts: WatchOptions): { slog: string; out: string; annotations: string | undefined } {
+export function checkWatchOptions(files: readonly string[], opts: WatchOptions): { slogs: string[]; out: string; annotations: string | undefined } {
   if (opts.follow) throw new CliError('--watch and --follow cannot be used together', EXIT_USAGE);
-  if (file === undefined || file === '-') throw new CliError('--watch needs a slog file (stdin cannot be read again)', EXIT_USAGE);
+  if (files.length === 0 || files.includes('-')) throw new CliError('--watch needs slog files (stdin cannot be read again)', EXIT_USAGE);
   if (opts.out === undefined || opts.out === '-') throw new CliError('--watch needs --out FILE (the file it rewrites)', EXIT_USAGE);
-  return { slog: file, out: opts.out, annotations: opts.annotations ?? opts.annot };
+  return { slogs: [...files], out: opts.out, annotations: opts.annotations ?? opts.annot };
 }
 
 function firstInterrupt(): Promise<void> {
@@ -45,10 +45,10 @@ function firstInterrupt(): Promise<void> {
 }
 
 /** Renders, then re-renders on every change of the slog or the annotation file, until Ctrl-C. */
-export async function watchRender(file: string | undefined, opts: WatchOptions, renderOnce: RenderOnce, config: WatchConfig = {}): Promise<number> {
-  const { slog, out, annotations } = checkWatchOptions(file, opts);
+export async function watchRender(files: readonly string[], opts: WatchOptions, renderOnce: RenderOnce, config: WatchConfig = {}): Promise<number> {
+  const { slogs, out, annotations } = checkWatchOptions(files, opts);
   const temp = join(dirname(out), `.${basename(out)}.slogulate-${process.pid}.tmp`);
-  const watched = annotations === undefined ? [slog] : [annotations, slog];
+  const watched = annotations === undefined ? slogs : [annotations, ...slogs];
   const settleMs = config.settleMs ?? 100;
 
   let rendering: Promise<void> | undefined;

@@ -15,7 +15,8 @@ import type {
   SlogEntry,
   SyscallEntry,
   SyscallResultEntry,
-} from './types.js';
+} from '../scan/entry-types.js';
+import { vatOf } from '../scan/entry-types.js';
 
 export interface CrankSink {
   /** An entry outside any crank. */
@@ -88,8 +89,7 @@ export class CrankAssembler {
       case 'deliver-result': {
         const dr = entry as DeliverResultEntry;
         crank.deliverResult = dr;
-        const compute = Array.isArray(dr.dr) ? dr.dr[2]?.compute : undefined;
-        if (typeof compute === 'number') crank.timing.computrons = compute;
+        if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
         break;
       }
       default:
@@ -106,16 +106,14 @@ export class CrankAssembler {
 
   private noteVat(entry: SlogEntry): void {
     const crank = this.current;
-    if (crank && crank.vatID === undefined && typeof entry.vatID === 'string' && entry.type !== 'create-vat') {
-      crank.vatID = entry.vatID;
-    }
+    if (crank && crank.vatID === undefined && entry.type !== 'create-vat') crank.vatID = vatOf(entry);
   }
 
   private open(start: CrankStartEntry, line: number): void {
-    const vatID = typeof start.vatID === 'string' ? start.vatID : start.message?.vatID;
+    const vatID = start.vatID ?? start.message?.vatID;
     this.current = {
-      crankNum: start.crankNum,
-      crankType: start.crankType,
+      crankNum: start.crankNum ?? NaN,
+      crankType: start.crankType ?? 'delivery',
       vatID: typeof vatID === 'string' ? vatID : undefined,
       start,
       items: [],

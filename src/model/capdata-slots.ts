@@ -6,8 +6,8 @@
  * Smallcaps (`$0.Alleged: x`, `&1`) and legacy (`{"@qclass":"slot"}`) bodies
  * are both understood.
  */
-import { decodeBody } from './capdata.js';
-import type { CapData } from './types.js';
+import { decodeBody } from '../scan/capdata.js';
+import type { CapData } from '../scan/entry-types.js';
 
 /** Called for each slot reference: its index in `slots`, and its path. */
 export type SlotVisitor = (slot: number, path: string) => void;

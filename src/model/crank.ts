@@ -10,7 +10,7 @@ import type {
   SlogEntry,
   SyscallEntry,
   SyscallResultEntry,
-} from './types.js';
+} from '../scan/entry-types.js';
 
 /** A syscall and (once it arrived) its result; `seconds` is result.time - call.time. */
 export interface SyscallPair {
@@ -65,9 +65,7 @@ export function isDelivery(crank: Crank): boolean {
   return crank.crankType !== 'routing';
 }
 
-/** A syscall's kernel-space name (`send`, `vatstoreGet`, `invoke`...). */
+/** A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that reads syscalls' `name`. */
 export function syscallName(pair: SyscallPair): string {
-  const ksc = pair.call.ksc;
-  const name = (Array.isArray(ksc) && typeof ksc[0] === 'string' ? ksc[0] : undefined) ?? pair.call.syscall;
-  return typeof name === 'string' ? name : 'unknown';
+  return pair.call.name ?? 'unknown';
 }

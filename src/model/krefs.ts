@@ -20,13 +20,14 @@ import {
   type DecodedBody,
   type SlotVisitor,
 } from './capdata-slots.js';
-import { isCapData } from './capdata.js';
+import { isCapData } from '../scan/capdata.js';
 import type { Crank, SyscallPair } from './crank.js';
 import { Interner } from './interner.js';
 import { formatKref, krefId, krefKind, KIND_OBJECT, KIND_PROMISE, type KrefId, type KrefKind } from './kref-ids.js';
 import { KrefRows } from './kref-rows.js';
-import type { ClistEntry, DeliverEntry, SlogEntry } from './types.js';
-import { renderMethod } from '../render/values.js';
+import type { ClistEntry, DeliverEntry, SlogEntry } from '../scan/entry-types.js';
+import { methodName } from '../scan/method-name.js';
+import { READ_ALL } from '../scan/reads.js';
 
 /** How a kref first appeared in the slog. */
 export const Origin = {
@@ -151,7 +152,7 @@ const NO_CARRIER: Carrier = { method: -1, count: -1, parent: -1 };
 /** The method of a decoded `methargs` body, as the text render prints it. */
 function methodText(decoded: DecodedBody | undefined): string {
   if (!decoded || !Array.isArray(decoded.value)) return '<unintelligible method>';
-  return renderMethod(decoded.value[0], decoded.smallcaps).replaceAll('"', '');
+  return methodName(decoded.value[0], decoded.smallcaps);
 }
 
 /** Did the kernel abort this crank (failed delivery, or the vat exited with a failure)? */
@@ -164,6 +165,9 @@ export function isAborted(crank: Crank): boolean {
   }
   return false;
 }
+
+/** What the kref model reads: every field of every crank entry (refs are everywhere). */
+export const KREF_READS = READ_ALL;
 
 export class KrefModel implements CrankSink {
   private readonly rows = new KrefRows(WIDTH);

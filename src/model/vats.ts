@@ -3,7 +3,7 @@
  * created with (`create-vat.name`, or a create-vat crank message's
  * `dynamicOptions.name`), learned as the slog streams by.
  */
-import type { CrankStartEntry, SlogEntry } from './types.js';
+import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 
 export const NO_NAME = '<no name>';
 

@@ -5,7 +5,7 @@
  */
 import type { Annotations } from '../model/annotations.js';
 import type { VatNames } from '../model/vats.js';
-import type { Ref } from '../model/types.js';
+import type { Ref } from '../scan/entry-types.js';
 import { micros } from './format.js';
 import type { RenderOptions } from './options.js';
 import type { ValueContext } from './values.js';
@@ -34,14 +34,14 @@ export class RenderContext {
   }
 
   /** A kernel ref: `<name>` from kernelRefs, else `@ko12`. */
-  kref(ref: Ref): string {
-    const name = this.annotations.kernelRefs.get(ref);
+  kref(ref: Ref | undefined): string {
+    const name = ref === undefined ? undefined : this.annotations.kernelRefs.get(ref);
     return name === undefined ? `@${ref}` : `<${name}>`;
   }
 
   /** A vat ref, named from vatRefs of `vatID` (default: the current crank's vat). */
-  vref(ref: Ref, vatID: string | undefined = this.currentVat): string {
-    const name = vatID === undefined ? undefined : this.annotations.vatRefs.get(vatID)?.get(ref);
+  vref(ref: Ref | undefined, vatID: string | undefined = this.currentVat): string {
+    const name = vatID === undefined || ref === undefined ? undefined : this.annotations.vatRefs.get(vatID)?.get(ref);
     return name === undefined ? `@${ref}` : `<${name}>`;
   }
 

@@ -2,7 +2,7 @@
  * One crank as text: its header and its lines in slog order.
  */
 import type { Crank } from '../model/crank.js';
-import type { ClistEntry, ConsoleEntry, DeliverEntry, DeliverResultEntry, SlogEntry } from '../model/types.js';
+import type { ClistEntry, ConsoleEntry, DeliverEntry, DeliverResultEntry, OtherEntry, SlogEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
 import { inline, micros, percent } from './format.js';
@@ -81,7 +81,7 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
     case 'console':
       return [consoleLine(ctx, entry as ConsoleEntry)];
     default:
-      return kernel.lines(entry) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
+      return kernel.lines(entry as OtherEntry) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
 }
 
@@ -94,12 +94,10 @@ function appendEntryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogEn
       else for (const line of lines) out.push(line);
       return;
     }
-    case 'deliver-result': {
-      const dr = (entry as DeliverResultEntry).dr;
+    case 'deliver-result':
       // Nothing when it went well.
-      if (Array.isArray(dr) && dr[0] === 'ok') return;
+      if ((entry as DeliverResultEntry).status === 'ok') return;
       break;
-    }
     case 'clist': {
       const { options } = ctx;
       if (options.clist && !options.nonoise) out.push(clistText(ctx, entry as ClistEntry));

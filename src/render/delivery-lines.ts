@@ -1,7 +1,7 @@
 /**
  * Lines for what a vat receives (`deliver`) and how it went (`deliver-result`).
  */
-import type { Delivery, DeliverEntry, DeliverResultEntry } from '../model/types.js';
+import type { Delivery, DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { inline } from './format.js';
 import { renderCapData, renderMethargs, renderValue } from './values.js';
@@ -75,8 +75,7 @@ export function deliveryLines(ctx: RenderContext, entry: DeliverEntry): string[]
 
 /** Nothing when the delivery went well; `deliver-result: <status> <problem>` otherwise. */
 export function deliverResultLines(entry: DeliverResultEntry): string[] {
-  const dr = entry.dr;
-  if (!Array.isArray(dr)) return [];
-  const [status, problem] = dr;
-  return status === 'ok' ? [] : [`deliver-result: ${status} ${inline(problem)}`];
+  const status = entry.status;
+  if (status === undefined || status === 'ok') return [];
+  return [`deliver-result: ${status} ${inline(entry.problem)}`];
 }

@@ -6,7 +6,7 @@
  * Many come in start/finish pairs printed as one line with the duration
  * between them; `Spans` remembers the starts.
  */
-import type { SlogEntry } from '../model/types.js';
+import type { OtherEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
 import { renderCapData } from './values.js';
@@ -24,12 +24,12 @@ class Spans {
   bootstrapBlock: { blockTime: unknown; time: number } | undefined;
 }
 
-const t = (entry: SlogEntry): number => (typeof entry.time === 'number' ? entry.time : NaN);
+const t = (entry: OtherEntry): number => (typeof entry.time === 'number' ? entry.time : NaN);
 
 /** Fields a generic `cosmic-swingset-*` line leaves out. */
 const GENERIC_SKIP = new Set(['type', 'time', 'monotime']);
 
-function genericCosmic(entry: SlogEntry, noTimes: boolean): string {
+function genericCosmic(entry: OtherEntry, noTimes: boolean): string {
   const parts = Object.entries(entry)
     .filter(([k]) => !GENERIC_SKIP.has(k) && !(noTimes && k === 'seconds'))
     .map(([k, v]) => (k === 'seconds' && typeof v === 'number' ? `${k}=${micros(v)}` : `${k}=${JSON.stringify(v)}`));
@@ -42,7 +42,7 @@ export class KernelLines {
   constructor(private readonly ctx: RenderContext) {}
 
   /** The lines of a non-crank entry; `undefined` when the type is not one of these. */
-  lines(entry: SlogEntry): string[] | undefined {
+  lines(entry: OtherEntry): string[] | undefined {
     const s = this.spans;
     const ctx = this.ctx;
     switch (entry.type) {
@@ -114,7 +114,7 @@ export class KernelLines {
   }
 
   /** A block-level line that names a mismatch between a -finish and its -start. */
-  private mismatch(entry: SlogEntry, startType: string): string | undefined {
+  private mismatch(entry: OtherEntry, startType: string): string | undefined {
     const block = this.spans.block;
     if (entry.blockTime !== block?.blockTime) {
       return `${entry.type} time ${inline(entry.blockTime)} doesn't match ${startType} time ${inline(block?.blockTime)}`;
@@ -125,7 +125,7 @@ export class KernelLines {
     return undefined;
   }
 
-  private cosmic(entry: SlogEntry): string[] {
+  private cosmic(entry: OtherEntry): string[] {
     const s = this.spans;
     switch (entry.type) {
       case 'cosmic-swingset-begin-block':

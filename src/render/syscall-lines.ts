@@ -7,8 +7,8 @@ import type { SyscallPair } from '../model/crank.js';
 import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
 import { renderCallArgs, renderCapData, renderMethargs } from './values.js';
+import { isVatstore, syscallCall, type SyscallCall } from '../model/syscall-call.js';
 
-export const VATSTORE_SYSCALLS = new Set(['vatstoreGet', 'vatstoreGetNextKey', 'vatstoreSet', 'vatstoreDelete']);
 
 /** Syscalls whose result is always null: anything else is printed as unexpected. */
 const NULL_RESULT = new Set([
@@ -24,59 +24,63 @@ const NULL_RESULT = new Set([
   'vatstoreDelete',
 ]);
 
-/** The syscall's own line(s), without its result. `call` is the ksc/vsc: its arguments start at 1. */
-function callText(ctx: RenderContext, name: string, call: unknown[], tag: string): string {
-  const ks = ctx.kernelSpace;
-  switch (name) {
+/** A vatstore key or value as printed: `'vc.3.|entryCount'`. */
+function quoted(value: unknown): string {
+  return `'${inline(value)}'`;
+}
+
+/** The syscall's own line(s), without its result. */
+function callText(ctx: RenderContext, call: SyscallCall, tag: string): string {
+  switch (call.name) {
     case 'send': {
-      // kernel: [target, {methargs, result}]; vat: the same, or older [target, methargs, result]
-      const target = call[1];
-      const third = call[2] as { methargs?: unknown; result?: unknown } | undefined;
-      const msg = third && 'methargs' in third ? third : { methargs: third, result: call[3] };
-      const { method, args: argText } = renderMethargs(msg.methargs, ctx.value);
-      return `${tag}: ${ctx.ref(target)} <- ${method}(${argText}): ${ctx.ref(msg.result)}`;
+      const { method, args } = renderMethargs(call.methargs, ctx.value);
+      return `${tag}: ${ctx.ref(call.target)} <- ${method}(${args}): ${ctx.ref(call.result)}`;
     }
     case 'resolve': {
-      const resolutions = (ks ? call[2] : call[1]) as unknown[][] | undefined;
-      if (!Array.isArray(resolutions)) return `${tag}: unintelligible resolutions`;
+      const resolutions = call.resolutions;
+      if (resolutions === undefined) return `${tag}: unintelligible resolutions`;
       const single = resolutions.length === 1;
       return resolutions
-        .map(([target, rejected, value], idx) => {
+        .map(({ target, rejected, data }, idx) => {
           const how = rejected ? 'reject' : 'fulfill';
           const index = single ? '' : ` ${idx}`;
-          return `${tag}${index} ${how}: ${ctx.ref(target)} := ${renderCapData(value, ctx.value)}`;
+          return `${tag}${index} ${how}: ${ctx.ref(target)} := ${renderCapData(data, ctx.value)}`;
         })
         .join('\n');
     }
     case 'invoke':
     case 'callNow':
-      return `${tag}: ${ctx.ref(call[1])}.${inline(call[2])}(${renderCallArgs(call[3], ctx.value)})`;
+      return `${tag}: ${ctx.ref(call.target)}.${inline(call.method)}(${renderCallArgs(call.args, ctx.value)})`;
     case 'subscribe':
-      return `${tag}: ${ctx.ref(ks ? call[2] : call[1])}`;
+      return `${tag}: ${ctx.ref(call.target)}`;
     case 'vatstoreGet':
     case 'vatstoreGetNextKey':
     case 'vatstoreDelete':
-      return `${tag}: '${inline(ks ? call[2] : call[1])}'`;
+      return `${tag}: ${quoted(call.key)}`;
     case 'vatstoreSet':
-      return `${tag}: '${inline(ks ? call[2] : call[1])}' := '${inline(ks ? call[3] : call[2])}'`;
+      return `${tag}: ${quoted(call.key)} := ${quoted(call.value)}`;
+    case 'vatstoreGetAfter': {
+      const upper = typeof call.upperBound === 'string' ? ` ${quoted(call.upperBound)}` : '';
+      return `${tag}: ${quoted(call.priorKey)} ${quoted(call.lowerBound)}${upper}`;
+    }
     case 'dropImports':
     case 'retireImports':
     case 'retireExports':
     case 'abandonExports': {
-      // The first argument that is a list.
-      let refs: unknown;
-      for (let i = 1; i < call.length && refs === undefined; i += 1) if (Array.isArray(call[i])) refs = call[i];
-      const list = Array.isArray(refs) ? refs.map((r) => ctx.ref(r)).join(' ') : '';
-      return `send-${ctx.tag(name, `syscall ${name}`)}: [${list}]`;
+      const list = call.refs ? call.refs.map((r) => ctx.ref(r)).join(' ') : '';
+      return `send-${ctx.tag(call.name, `syscall ${call.name}`)}: [${list}]`;
     }
-    case 'exit': {
-      const failure = ks ? call[2] : call[1];
-      const info = ks ? call[3] : call[2];
-      return `${tag}: (${failure ? 'failure' : 'success'}) ${renderCapData(info, ctx.value)}`;
-    }
-    default:
-      return `syscall: unknown syscall ${name}`;
+    case 'exit':
+      return `${tag}: (${call.failure ? 'failure' : 'success'}) ${renderCapData(call.info, ctx.value)}`;
+    case 'unknown':
+      return `syscall: unknown syscall ${call.called}`;
   }
+}
+
+/** A vatstoreGetAfter's result, `[key, value]`: `['vc.4.1', '...']`, `[null, null]`. */
+function keyValue(value: unknown): string {
+  if (!Array.isArray(value)) return inline(value);
+  return `[${value.map((v) => (v === null ? 'null' : quoted(v))).join(', ')}]`;
 }
 
 /**
@@ -93,13 +97,15 @@ export function syscallLines(ctx: RenderContext, pair: SyscallPair): string[] {
 /** syscallLines(), pushed onto `out`. */
 export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: string[]): void {
   const ks = ctx.kernelSpace;
-  const call = (ks ? pair.call.ksc : pair.call.vsc) as unknown[] | undefined;
-  if (!Array.isArray(call)) {
+  const { options } = ctx;
+  // Under --novatstore a vatstore syscall's arguments were not read (render/reads.ts): its name decides first.
+  const dropped = options.novatstore && isVatstore(pair.call.name);
+  const args = dropped ? undefined : ks ? pair.call.ksc : pair.call.vsc;
+  const name = dropped ? pair.call.name : Array.isArray(args) ? String(args[0]) : undefined;
+  if (name === undefined) {
     out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
     return;
   }
-  const name = String(call[0]);
-  const { options } = ctx;
   const result = pair.result;
   let status: unknown;
   let value: unknown;
@@ -111,10 +117,14 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
     }
     if (status !== 'ok') out.push(`${options.usesloggertags ? `syscall-result ${name}` : 'result'}: ${inline(status)} ${inline(value)}`);
   }
-  if (options.novatstore && VATSTORE_SYSCALLS.has(name)) return;
+  if (dropped) return;
   if (name === 'subscribe' && options.nonoise && (value === null || value === undefined)) return;
+  if (!Array.isArray(args)) {
+    out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
+    return;
+  }
 
-  let text = callText(ctx, name, call, options.usesloggertags ? `syscall ${name}` : name);
+  let text = callText(ctx, syscallCall(args, ks), options.usesloggertags ? `syscall ${name}` : name);
   if (result) {
     if (NULL_RESULT.has(name)) {
       if (value !== null && value !== undefined) text = `${text}: unexpected result ${inline(value)}`;
@@ -122,6 +132,8 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
       text = `${text}: ${renderCapData(value, ctx.value)}`;
     } else if (name === 'vatstoreGet' || name === 'vatstoreGetNextKey') {
       text = `${text} : '${value === null ? 'null' : inline(value)}'`;
+    } else if (name === 'vatstoreGetAfter') {
+      text = `${text} : ${keyValue(value)}`;
     }
     if (options.timing && !options.noTimes) text = `${text} (${micros(pair.seconds)})`;
   }

@@ -6,8 +6,9 @@
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank, SyscallPair } from '../model/crank.js';
-import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../model/types.js';
+import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
+import { vatOf } from '../scan/entry-types.js';
 import { RenderContext } from './context.js';
 import { appendCrankBody, crankHeader, entryLines } from './crank-text.js';
 import { KernelLines } from './kernel-lines.js';
@@ -68,7 +69,7 @@ export class TextRenderer implements CrankSink {
   }
 
   entry(entry: SlogEntry): void {
-    this.ctx.currentVat = typeof entry.vatID === 'string' ? entry.vatID : undefined;
+    this.ctx.currentVat = vatOf(entry);
     let lines: string[];
     if (entry.type === 'syscall') {
       // A slog cut mid-crank (an excerpt, a rotated file) can start with a

@@ -5,8 +5,9 @@
  * encoding with `@qclass` records. Both print the same way. Every rendered
  * value, at any depth, longer than `bigWidth` characters prints as `<BIG>`.
  */
-import { decodeBody, isCapData } from '../model/capdata.js';
-import type { Ref } from '../model/types.js';
+import { decodeBody, isCapData } from '../scan/capdata.js';
+import { methodName } from '../scan/method-name.js';
+import type { Ref } from '../scan/entry-types.js';
 
 /** How a slot (a kref or vref) is printed: `@ko12` or `<name>`. */
 export type RefPrinter = (ref: Ref) => string;
@@ -128,37 +129,6 @@ export function renderCapData(data: unknown, ctx: ValueContext): string {
   }
 }
 
-/** A method selector: bare name, `[symbol]`, or `<funcall>` when absent. */
-export function renderMethod(method: unknown, smallcaps: boolean): string {
-  if (method === undefined || method === null) return '<funcall>';
-  if (typeof method === 'string') {
-    if (!smallcaps) return method;
-    const rest = method.slice(1);
-    switch (method.charAt(0)) {
-      case '%':
-        return `[${rest}]`;
-      case '#':
-        return rest === 'undefined' ? '<funcall>' : '<unintelligible method>';
-      case '!':
-        return rest;
-      case '+':
-      case '-':
-      case '$':
-      case '&':
-        return '<unintelligible method>';
-      default:
-        return method;
-    }
-  }
-  if (typeof method === 'object' && !smallcaps) {
-    const qclass = (method as Record<string, unknown>)['@qclass'];
-    if (qclass === 'undefined') return '<funcall>';
-    if (qclass === 'symbol') return `[${String((method as Record<string, unknown>).name)}]`;
-    if (qclass === '@@asyncIterator') return '[Symbol.asyncIterator]';
-  }
-  return '<unintelligible method>';
-}
-
 /** `methargs` capdata (`[method, args]`) to `{ method, args }` text. */
 export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: string; args: string } {
   if (!isCapData(methargs)) return { method: '<unintelligible method>', args: '<unintelligible message args>' };
@@ -166,7 +136,7 @@ export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: 
     const { value, smallcaps } = decodeBody(methargs);
     const [method, args] = value as [unknown, unknown[]];
     const argText = (Array.isArray(args) ? args : []).map((a) => renderValue(a, methargs.slots, smallcaps, ctx));
-    return { method: renderMethod(method, smallcaps).replaceAll('"', ''), args: argText.join(', ') };
+    return { method: methodName(method, smallcaps), args: argText.join(', ') };
   } catch {
     return { method: '<unintelligible method>', args: '<unintelligible message args>' };
   }

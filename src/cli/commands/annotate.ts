@@ -9,16 +9,18 @@ import { VatNames } from '../../model/vats.js';
 import { annotationsFrom } from '../common-options.js';
 import { EXIT_OK } from '../errors.js';
 import { Output } from '../output.js';
-import { readKrefModel } from '../kref-pass.js';
+import { krefModelOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface AnnotateOptions {
   merge?: string;
   out?: string;
 }
 
-export async function annotateCommand(file: string | undefined, opts: AnnotateOptions): Promise<number> {
+export async function annotateCommand(files: string[], opts: AnnotateOptions): Promise<number> {
   const merge = opts.merge === undefined ? undefined : annotationsFrom({ annotations: opts.merge });
-  const { model, vats } = await readKrefModel(file, new VatNames(merge?.vatNames));
+  const vats = new VatNames(merge?.vatNames);
+  const { model } = await passOrFail(krefModelOf({ inputs: files, vats, onBadLine: reportBadLine, governHeap: true }));
   const json = annotationFile(new AutoNames(model, vats), merge);
   const out = Output.open(opts.out);
   out.write(`${JSON.stringify(json, null, 2)}\n`);
@@ -30,7 +32,7 @@ export function register(program: Command): Command {
   return program
     .command('annotate')
     .description('write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)')
-    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .option('--merge <file>', 'start from this annotation file: keep all its names, labels and vat names, add the rest')
     .option('-o, --out <file>', 'write to file instead of stdout')
     .addHelpText(
@@ -41,8 +43,8 @@ Examples:
   slogulate --annotations names.json chain.slog         render with the names
   slogulate annotate --merge mine.json chain.slog -o all.json`,
     )
-    .action(async (file: string | undefined, _opts: AnnotateOptions, command: Command) => {
+    .action(async (files: string[], _opts: AnnotateOptions, command: Command) => {
       // The root command has some of these options too (--annotations, --cranks, --out): read both.
-      process.exitCode = await annotateCommand(file, command.optsWithGlobals<AnnotateOptions>());
+      process.exitCode = await annotateCommand(files, command.optsWithGlobals<AnnotateOptions>());
     });
 }

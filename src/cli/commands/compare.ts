@@ -9,8 +9,10 @@ import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
 import type { CrankSink } from '../../model/assembler.js';
 import type { Crank } from '../../model/crank.js';
-import type { SlogEntry } from '../../model/types.js';
-import { CompareSide, type SideData } from '../../analyses/compare-side.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
+import type { SideData } from '../../analyses/compare-side.js';
+import { compareSideOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
 import { compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
 import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
@@ -19,7 +21,6 @@ import type { SelectionSpec } from '../../analyses/selection.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { Output } from '../output.js';
-import { runSlog } from '../run-slog.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
@@ -106,16 +107,15 @@ async function readSide(args: SideArgs): Promise<SideData> {
     rounds = new Rounds();
     if (args.log !== undefined) await marksFromLog(args.log, rounds);
   }
-  const side = new CompareSide({
-    slog,
-    selection: args.selection,
-    vatNames: args.vatNames,
-    rounds,
-    marksInSlog: args.log === undefined,
-  });
-  // Reads only the few fields the comparison needs from most lines (console entries whole).
-  await runSlog({ file: args.file, sink: new MarkErrors(side.sink), analysisLines: { names: true } });
-  const data = side.result();
+  const { data } = await passOrFail(
+    compareSideOf({
+      inputs: [args.file],
+      side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
+      wrap: (sink) => new MarkErrors(sink),
+      onBadLine: reportBadLine,
+        governHeap: true,
+    }),
+  );
   if (rounds) {
     if (rounds.count === 0) {
       const where = args.log ?? `${slog} (console entries)`;

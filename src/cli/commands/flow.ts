@@ -11,7 +11,8 @@ import { VatNames } from '../../model/vats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { Output } from '../output.js';
-import { readKrefModel } from '../kref-pass.js';
+import { krefModelOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface FlowOptions {
   cranks?: string;
@@ -21,16 +22,24 @@ interface FlowOptions {
   out?: string;
 }
 
-export async function flowCommand(file: string | undefined, opts: FlowOptions): Promise<number> {
+export async function flowCommand(files: string[], opts: FlowOptions): Promise<number> {
   const annotations = annotationsFrom(opts);
   const vats = new VatNames(annotations.vatNames);
   const selection = new CrankSelection(selectionFrom(opts), vats);
   const flow = new FlowCollector();
-  const { model, run } = await readKrefModel(file, vats, (crank, facts) => {
-    if (selection.matches(crank)) flow.add(crank, facts);
-  });
+  const { model, pass } = await passOrFail(
+    krefModelOf({
+      inputs: files,
+      vats,
+      onCrank: (crank, facts) => {
+        if (selection.matches(crank)) flow.add(crank, facts);
+      },
+      onBadLine: reportBadLine,
+        governHeap: true,
+    }),
+  );
   if (flow.size === 0) {
-    warn(`${run.source.name}: no cranks ${selection.isAll ? 'deliver a message or notification' : `match ${selection.describe()}`}`);
+    warn(`${pass.name}: no cranks ${selection.isAll ? 'deliver a message or notification' : `match ${selection.describe()}`}`);
   }
   const lines = flow.lines(new FlowNames(model, new AutoNames(model, vats), annotations));
   const out = Output.open(opts.out);
@@ -43,7 +52,7 @@ export function register(program: Command): Command {
   const cmd = program
     .command('flow')
     .description('the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved')
-    .argument('[file]', 'the slog; - or nothing reads stdin');
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of [...selectionOptions(), ...annotationOptions()]) cmd.addOption(opt);
   return cmd
     .option('-o, --out <file>', 'write to file instead of stdout')
@@ -54,8 +63,8 @@ Examples:
   slogulate flow --cranks 7215-7495 chain.slog            one benchmark round
   slogulate flow --vat zoe --annotations names.json chain.slog`,
     )
-    .action(async (file: string | undefined, _opts: FlowOptions, command: Command) => {
+    .action(async (files: string[], _opts: FlowOptions, command: Command) => {
       // The root command has some of these options too (--annotations, --cranks, --out): read both.
-      process.exitCode = await flowCommand(file, command.optsWithGlobals<FlowOptions>());
+      process.exitCode = await flowCommand(files, command.optsWithGlobals<FlowOptions>());
     });
 }

@@ -12,7 +12,8 @@ import { defaultRenderOptions } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { Output } from '../output.js';
-import { readKrefModel } from '../kref-pass.js';
+import { krefModelOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface KrefOptions {
   annotations?: string;
@@ -22,7 +23,7 @@ interface KrefOptions {
   out?: string;
 }
 
-export async function krefCommand(wanted: string, file: string | undefined, opts: KrefOptions): Promise<number> {
+export async function krefCommand(wanted: string, files: string[], opts: KrefOptions): Promise<number> {
   const annotations = annotationsFrom(opts);
   let id = krefId(wanted);
   if (id < 0) {
@@ -39,8 +40,10 @@ export async function krefCommand(wanted: string, file: string | undefined, opts
   const vats = new VatNames(annotations.vatNames);
   const ctx = new RenderContext(options, annotations, vats);
   const history = new KrefHistory(kref, ctx, new KernelLines(ctx));
-  const { model, run } = await readKrefModel(file, vats, (crank) => history.crank(crank));
-  if (!model.has(id)) throw new CliError(`${kref} does not appear in ${run.source.name}`, EXIT_FAILURE);
+  const { model, pass } = await passOrFail(
+    krefModelOf({ inputs: files, vats, onCrank: (crank) => history.crank(crank), onBadLine: reportBadLine, governHeap: true }),
+  );
+  if (!model.has(id)) throw new CliError(`${kref} does not appear in ${pass.name}`, EXIT_FAILURE);
   const out = Output.open(opts.out);
   out.write(`${history.lines(id, model, new AutoNames(model, vats)).join('\n')}\n`);
   await out.close();
@@ -52,7 +55,7 @@ export function register(program: Command): Command {
     .command('kref')
     .description('the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it')
     .argument('<kref>', 'a kref (ko12, kp40, kd3), or a name from the --annotations file')
-    .argument('[file]', 'the slog; - or nothing reads stdin');
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of annotationOptions()) cmd.addOption(opt);
   return cmd
     .option('--nonoise', 'leave out clist and subscribe lines')
@@ -65,8 +68,8 @@ Examples:
   slogulate kref kp46 chain.slog
   slogulate kref --annotations <(slogulate annotate chain.slog) ko30 chain.slog`,
     )
-    .action(async (wanted: string, file: string | undefined, _opts: KrefOptions, command: Command) => {
+    .action(async (wanted: string, files: string[], _opts: KrefOptions, command: Command) => {
       // The root command has some of these options too (--annotations, --nonoise, --out): read both.
-      process.exitCode = await krefCommand(wanted, file, command.optsWithGlobals<KrefOptions>());
+      process.exitCode = await krefCommand(wanted, files, command.optsWithGlobals<KrefOptions>());
     });
 }

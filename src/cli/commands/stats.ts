@@ -3,12 +3,12 @@
  * by vat+method, and cranks by vat, with totals; text, markdown or JSON.
  */
 import { Option, type Command } from 'commander';
-import { SlogAggregator } from '../../analyses/aggregate.js';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { Output } from '../output.js';
-import { runSlog } from '../run-slog.js';
+import { statsOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface StatsCliOptions {
   json?: boolean;
@@ -23,7 +23,7 @@ export function register(program: Command): Command {
   const cmd = program
     .command('stats')
     .description('tables: syscalls by type, deliveries by vat and by vat+method, cranks and computrons by vat, totals')
-    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));
   for (const opt of selectionOptions()) cmd.addOption(opt);
@@ -37,20 +37,19 @@ Examples:
   slogulate stats --cranks 7215-7495 --format markdown chain.slog > stats.md
   slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod`,
   );
-  cmd.action(async (file: string | undefined, _opts: StatsCliOptions, command: Command) => {
+  cmd.action(async (files: string[], _opts: StatsCliOptions, command: Command) => {
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<StatsCliOptions>();
     const annotations = annotationsFrom(opts);
-    const aggregator = new SlogAggregator({ selection: selectionFrom(opts), vatNames: annotations.vatNames });
-    // Reads only the few fields the tables need from most lines.
-    const run = await runSlog({ file, sink: aggregator, analysisLines: { names: true } });
-    const agg = aggregator.result();
+    const { aggregate: agg, pass } = await passOrFail(
+      statsOf({ inputs: files, selection: selectionFrom(opts), annotations, onBadLine: reportBadLine, governHeap: true }),
+    );
     const empty = agg.cranks.selected === 0;
-    if (empty) warn(`${run.source.name}: no cranks match ${agg.selection}`);
+    if (empty) warn(`${pass.name}: no cranks match ${agg.selection}`);
     const out = Output.open(undefined);
-    if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...agg }, null, 2)}\n`);
-    else if (!empty) out.write(formatTables(statsTables(agg, run.source.name), opts.format));
+    if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
+    else if (!empty) out.write(formatTables(statsTables(agg, pass.name), opts.format));
     await out.close();
     process.exitCode = EXIT_OK;
   });

@@ -3,11 +3,12 @@
  * ways, each listed as its `--timing` crank header.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { TOP_KEYS, TopCollector, type TopKey, type TopResult } from '../../analyses/top.js';
+import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top.js';
+import { topOf } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { Output } from '../output.js';
-import { runSlog } from '../run-slog.js';
 
 export const DEFAULT_TOP_N = 5;
 
@@ -45,7 +46,7 @@ export function register(program: Command): Command {
   const cmd = program
     .command('top')
     .description('rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons')
-    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(
       new Option('--by <key>', `rank by this (repeatable): ${TOP_KEYS.join(', ')} (default: every key the slog has data for)`).argParser(parseKey),
     )
@@ -62,23 +63,22 @@ Examples:
   slogulate top --by syscall -n 10 chain.slog      the 10 cranks with most time in syscalls
   slogulate top --cranks 7215-7495 --vat zoe chain.slog`,
   );
-  cmd.action(async (file: string | undefined, _opts: TopCliOptions, command: Command) => {
+  cmd.action(async (files: string[], _opts: TopCliOptions, command: Command) => {
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<TopCliOptions>();
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
-    const collector = new TopCollector({ keys: opts.by, n: opts.count, selection, annotations });
-    // Reads only the few fields the rankings need from most lines (no syscall or delivery names).
-    const run = await runSlog({ file, sink: collector, analysisLines: { names: false } });
-    const result = collector.result();
-    if (collector.cranksSelected === 0) {
-      warn(`${run.source.name}: no cranks match ${result.selection}`);
+    const { top: result, cranksSelected, pass } = await passOrFail(
+      topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, onBadLine: reportBadLine, governHeap: true }),
+    );
+    if (cranksSelected === 0) {
+      warn(`${pass.name}: no cranks match ${result.selection}`);
     } else if (result.ranked === 0) {
-      warn(`${run.source.name}: no finished delivery cranks in ${result.selection}`);
+      warn(`${pass.name}: no finished delivery cranks in ${result.selection}`);
     }
     const out = Output.open(undefined);
-    if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...result }, null, 2)}\n`);
+    if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...result }, null, 2)}\n`);
     else if (result.ranked > 0) out.write(topText(result));
     await out.close();
     process.exitCode = EXIT_OK;

@@ -6,12 +6,14 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CrankSelection } from '../../analyses/selection.js';
-import { TraceWriter } from '../../analyses/trace.js';
+import { TRACE_READS, TraceWriter } from '../../analyses/trace.js';
+import { analysisPass } from '../../run/analyses.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { inputsName } from '../../source/inputs.js';
 import { DEFAULT_BIG_WIDTH } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';
 import { Output } from '../output.js';
-import { runSlog } from '../run-slog.js';
 
 interface TraceCliOptions {
   out?: string;
@@ -28,7 +30,7 @@ export function register(program: Command): Command {
   const cmd = program
     .command('trace')
     .description('write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices')
-    .argument('[file]', 'the slog; - or nothing reads stdin')
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .option('-o, --out <file>', 'write the trace to file instead of stdout')
     .option('--bigwidth <n>', `values longer than n characters print as <BIG> in slice names (default ${DEFAULT_BIG_WIDTH})`, parseNonNegativeInt)
     .option('--vatspace', 'name refs in slices as the vat sees them (vrefs)');
@@ -46,15 +48,15 @@ Examples:
   slogulate trace chain.slog -o trace.json
   slogulate trace --cranks 7215-7495 --vat zoe chain.slog.gz -o round1.json`,
   );
-  cmd.action(async (file: string | undefined, _opts: TraceCliOptions, command: Command) => {
+  cmd.action(async (files: string[], _opts: TraceCliOptions, command: Command) => {
     // The root command has options of the same names (-o, --cranks, ...) and takes them
     // wherever they stand on the line: read both.
-    process.exitCode = await traceCommand(file, command.optsWithGlobals<TraceCliOptions>());
+    process.exitCode = await traceCommand(files, command.optsWithGlobals<TraceCliOptions>());
   });
   return cmd;
 }
 
-export async function traceCommand(file: string | undefined, opts: TraceCliOptions): Promise<number> {
+export async function traceCommand(files: string[], opts: TraceCliOptions): Promise<number> {
   const annotations = annotationsFrom(opts);
   const spec = selectionFrom(opts);
   // The output is opened once the slog is: a missing slog leaves an old trace file alone.
@@ -63,26 +65,34 @@ export async function traceCommand(file: string | undefined, opts: TraceCliOptio
   const writer = new TraceWriter({
     write: (text) => out?.write(text),
     annotations,
-    processName: `slogulate: ${file === undefined || file === '-' ? 'stdin' : basename(file)}`,
+    processName: `slogulate: ${basename(inputsName(files))}`,
     bigWidth: opts.bigwidth,
     vatspace: opts.vatspace,
     selectCrank: (crank) => selection?.matches(crank) ?? true,
   });
   selection = new CrankSelection(spec, writer.vats);
   try {
-    const result = await runSlog({
-      file,
-      onOpen: () => {
-        out = Output.open(opts.out);
-        writer.begin();
-      },
-      observe: (entry) => writer.observe(entry),
-      sink: writer,
-      afterBatch: () => out?.drained(),
-    });
+    const result = await passOrFail(
+      analysisPass(
+        {
+          inputs: files,
+          onOpen: () => {
+            if (out) return;
+            out = Output.open(opts.out);
+            writer.begin();
+          },
+          afterBatch: () => out?.drained(),
+          onBadLine: reportBadLine,
+        governHeap: true,
+        },
+        TRACE_READS,
+        writer,
+        (entry) => writer.observe(entry),
+      ),
+    );
     writer.end();
     await out?.close();
-    if (writer.cranks === 0) warn(`${result.source.name}: no cranks ${selection.isAll ? 'in the slog' : `match ${selection.describe()}`}`);
+    if (writer.cranks === 0) warn(`${result.name}: no cranks ${selection.isAll ? 'in the slog' : `match ${selection.describe()}`}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (err) {
     // Whatever was read is still a valid trace file.

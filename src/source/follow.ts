@@ -13,7 +13,8 @@ import { watch, type FSWatcher } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { constants, createGunzip } from 'node:zlib';
-import { describe, InputError, probeFile, type SlogSource } from './open.js';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { describe, InputError, isGzipMagic, type SlogSource } from './open.js';
 
 const CHUNK = 1 << 20;
 /** A read smaller than this is copied out, so that the 1 MB read buffer can be reused. */
@@ -148,9 +149,24 @@ class FollowReader extends Readable {
   }
 }
 
+/** Is the file at `path` gzipped (its first bytes)? Throws InputError when it cannot be read. */
+function probeGzip(path: string): boolean {
+  try {
+    const fd = openSync(path, 'r');
+    try {
+      const head = Buffer.alloc(2);
+      return isGzipMagic(head.subarray(0, readSync(fd, head, 0, 2, 0)));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+}
+
 /** Opens `path` to follow it; throws InputError when it cannot be read. */
 export function openFollow(path: string, options: FollowOptions = {}): FollowSource {
-  const { gzipped } = probeFile(path);
+  const gzipped = probeGzip(path);
   const raw = new FollowReader(path, options);
   let stream: Readable = raw;
   if (gzipped) {
@@ -161,7 +177,7 @@ export function openFollow(path: string, options: FollowOptions = {}): FollowSou
   }
   return {
     name: path,
-    stream,
+    chunks: () => stream,
     rawBytesRead: () => raw.bytesRead,
     rawSize: undefined,
     gzipped,

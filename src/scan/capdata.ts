@@ -2,7 +2,7 @@
  * Capdata, the kernel's marshalled values: `{body, slots}`, where a body
  * starting with `#` is smallcaps and any other body the legacy encoding.
  */
-import type { CapData } from './types.js';
+import type { CapData } from './entry-types.js';
 
 export function isCapData(data: unknown): data is CapData {
   return (

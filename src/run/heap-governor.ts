@@ -14,9 +14,8 @@
  * 69 MB). A 16 or 32 MB young generation ran 2.5-3% fewer instructions
  * (callgrind) for 10-20 MB more: 8 MB and 32 MB stay.
  *
- * V8's flags are the process's: only the command line uses this (run-slog.ts,
- * and the parallel render's workers it starts, each with its own governor),
- * never a library caller.
+ * V8's flags are the process's: only the command line uses this (a pass
+ * with `governHeap`, pass.ts), never a library caller.
  */
 import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';

@@ -84,8 +84,13 @@ export class ByteScanner {
   pos = 0;
   /** The line's end (exclusive). */
   end = 0;
-  /** Where timeTail found the line's tail. */
+  /** What readTail found: where the line's tail starts, its time, and where its monotime and seconds are. */
   tailStart = 0;
+  time = NaN;
+  private monotimeStart = 0;
+  private monotimeEnd = 0;
+  private secondsStart = -1;
+  private secondsEnd = 0;
   /** The bytes of `buf` (indexed as `buf` is), to read eight at a time. */
   private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private viewOf: ArrayBufferLike = this.view.buffer;
@@ -295,23 +300,34 @@ export class ByteScanner {
 
   /**
    * Reads the end of an entry as the slogger writes it, from the line's end
-   * backwards: `,"time":T,"monotime":M}`, or with `,"seconds":S` before the
-   * `}` when `seconds` (the entries that close a span); each number plain
-   * (digits, maybe a sign and a fraction: an exponent is left to
-   * JSON.parse). Returns T, and sets `tailStart` to the tail's first byte
-   * (its comma); NaN if the line does not end so. `pos` stays.
+   * backwards: `,"time":T,"monotime":M}`, maybe with `,"seconds":S` before
+   * the `}` (the entries that close a span); each number plain (digits,
+   * maybe a sign and a fraction: an exponent is left to JSON.parse). Sets
+   * `time`, `tailStart` (the tail's first byte, its comma) and where the
+   * monotime and seconds are (`numberAt`); false if the line does not end
+   * so. `pos` stays.
    */
-  timeTail(start: number, seconds: boolean): number {
+  readTail(start: number): boolean {
     const buf = this.buf;
     const view = this.view;
     let p = this.end - 1;
-    if (p <= start || buf[p] !== 125) return NaN;
-    if (seconds) {
-      p = plainNumberStart(buf, view, p) - SECONDS_KEY.bytes.length;
-      if (p <= start || view.getFloat64(p, true) !== SECONDS_WORD || view.getUint32(p + 7, true) !== SECONDS_LAST) return NaN;
+    if (p <= start || buf[p] !== 125) return false;
+    let numberStart = plainNumberStart(buf, view, p);
+    let key = numberStart - SECONDS_KEY.bytes.length;
+    this.secondsStart = -1;
+    if (numberStart > start && key > start && view.getFloat64(key, true) === SECONDS_WORD && view.getUint32(key + 7, true) === SECONDS_LAST) {
+      this.secondsStart = numberStart;
+      this.secondsEnd = p;
+      p = key;
+      numberStart = plainNumberStart(buf, view, p);
     }
-    p = plainNumberStart(buf, view, p) - MONOTIME_KEY.bytes.length;
-    if (p <= start || view.getFloat64(p, true) !== MONOTIME_WORD || view.getUint32(p + 8, true) !== MONOTIME_LAST) return NaN;
+    key = numberStart - MONOTIME_KEY.bytes.length;
+    if (numberStart <= start || key <= start || view.getFloat64(key, true) !== MONOTIME_WORD || view.getUint32(key + 8, true) !== MONOTIME_LAST) {
+      return false;
+    }
+    this.monotimeStart = numberStart;
+    this.monotimeEnd = p;
+    p = key;
     // The time, read backwards as it is checked: digit d at 10^k adds d * 10^k,
     // exactly while the sum stays below 2^53 (else the text goes to Number()).
     let i = p - 1;
@@ -335,22 +351,36 @@ export class ByteScanner {
         digits += 1;
         c = buf[--i] as number;
       }
-      if (decimals === 0 || digits === decimals) return NaN;
+      if (decimals === 0 || digits === decimals) return false;
     } else if (digits === 0) {
-      return NaN;
+      return false;
     }
     // No leading zero in the integer part.
-    if (buf[i + 1] === 48 && digits - decimals > 1) return NaN;
+    if (buf[i + 1] === 48 && digits - decimals > 1) return false;
     const negative = c === 45;
     const numberAt = negative ? i : i + 1;
     if (negative) i -= 1;
     // buf[i] is the key's colon.
     const tail = i + 1 - TIME_KEY.bytes.length;
-    if (tail <= start || view.getFloat64(tail, true) !== TIME_WORD) return NaN;
+    if (tail <= start || view.getFloat64(tail, true) !== TIME_WORD) return false;
     this.tailStart = tail;
-    if (mantissa >= EXACT_INT || decimals > 22) return Number((buf as Latin1Sliceable).latin1Slice(numberAt, p));
-    const value = decimals > 0 ? mantissa / (POW10[decimals] as number) : mantissa;
-    return negative ? -value : value;
+    if (mantissa >= EXACT_INT || decimals > 22) {
+      this.time = Number((buf as Latin1Sliceable).latin1Slice(numberAt, p));
+    } else {
+      const value = decimals > 0 ? mantissa / (POW10[decimals] as number) : mantissa;
+      this.time = negative ? -value : value;
+    }
+    return true;
+  }
+
+  /** The monotime readTail found. */
+  monotime(): number {
+    return plainNumber(this.buf, this.monotimeStart, this.monotimeEnd);
+  }
+
+  /** The seconds readTail found, or undefined when the line has none. */
+  seconds(): number | undefined {
+    return this.secondsStart < 0 ? undefined : plainNumber(this.buf, this.secondsStart, this.secondsEnd);
   }
 
   /**

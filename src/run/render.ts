@@ -1,0 +1,94 @@
+/**
+ * The text render as a pass: slog inputs and render options in, text out
+ * (through `out`), and which path read the lines. The command line
+ * (cli/render-command.ts) and the tests call this.
+ */
+import type { Readable } from 'node:stream';
+import { CrankSelection, type SelectionSpec } from '../analyses/selection.js';
+import { emptyAnnotations, type Annotations } from '../model/annotations.js';
+import type { Crank } from '../model/crank.js';
+import { defaultRenderOptions, type RenderOptions } from '../render/options.js';
+import { renderReads } from '../render/reads.js';
+import { TextRenderer, type TextOut } from '../render/text-renderer.js';
+import type { ReadPath } from '../scan/line-reader.js';
+import type { SlogInput, SlogSource } from '../source/open.js';
+import { runPass, type BadLineReport, type PassResult } from './pass.js';
+
+export interface RenderConfig {
+  inputs: readonly SlogInput[];
+  options?: Partial<RenderOptions>;
+  annotations?: Annotations;
+  /** Only these cranks (`--cranks`, `--vat`): entries outside cranks are then not printed. */
+  selection?: SelectionSpec;
+  /** Where the text goes (default: collected into the result's `text`). */
+  out?: TextOut;
+  onBadLine?: (bad: BadLineReport) => void;
+  afterBatch?: (bytes: number) => Promise<void> | void;
+  onOpen?: (source: SlogSource) => void;
+  open?: (path: string) => SlogSource | Promise<SlogSource>;
+  /** `plain` forces the plain path. */
+  path?: ReadPath;
+  stdin?: Readable;
+  /** Keep the process's heap flat (the command line; pass.ts). */
+  governHeap?: boolean;
+}
+
+export interface RenderResult extends PassResult {
+  /** The text, when no `out` was given. */
+  text: string;
+  /** Cranks the selection kept (all cranks without one). */
+  selected: number;
+  /** Was there a selection? */
+  selecting: boolean;
+  /** The selection in words. */
+  selectionText: string;
+}
+
+export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
+  const options: RenderOptions = { ...defaultRenderOptions(), ...config.options };
+  const annotations = config.annotations ?? emptyAnnotations();
+  let text = '';
+  const out: TextOut = config.out ?? ((t) => (text += t));
+  const spec = config.selection ?? {};
+  const selecting = !!(spec.cranks?.length || spec.vats?.length);
+  let selected = 0;
+  let selection: CrankSelection | undefined;
+  const renderer = new TextRenderer({
+    options,
+    annotations,
+    out,
+    ...(selecting
+      ? {
+          selectCrank: (crank: Crank) => {
+            const keep = (selection as CrankSelection).matches(crank);
+            if (keep) selected += 1;
+            return keep;
+          },
+          printOutside: false,
+        }
+      : {}),
+  });
+  selection = new CrankSelection(spec, renderer.vats);
+  let begun = false;
+  const result = await runPass({
+    inputs: config.inputs,
+    reads: renderReads(options),
+    sink: renderer,
+    observe: (entry) => renderer.observe(entry),
+    onBadLine: config.onBadLine,
+    afterBatch: config.afterBatch,
+    onOpen: (source) => {
+      // The text starts once the slog is open (a slog that cannot be opened prints nothing).
+      if (!begun) renderer.begin();
+      begun = true;
+      config.onOpen?.(source);
+    },
+    open: config.open,
+    path: config.path,
+    stdin: config.stdin,
+    governHeap: config.governHeap,
+  });
+  if (!begun) renderer.begin();
+  renderer.end();
+  return { ...result, text, selected: selecting ? selected : 0, selecting, selectionText: selection.describe() };
+}

@@ -1,0 +1,46 @@
+/**
+ * The environment switches, read in one place. None is needed to use
+ * slogulate; they are for comparing its paths and tuning its memory:
+ *
+ * | variable | effect |
+ * |---|---|
+ * | SLOGULATE_FAST=0 | the plain path: every line JSON.parse'd (the reference the fast path is tested against) |
+ * | SLOGULATE_WORKERS=N | the text render on N worker threads besides the main one (run/parallel/; off by default) |
+ * | SLOGULATE_CHECK_READS=1 | entries throw when a consumer reads a field it did not ask for (the tests set it) |
+ * | SLOGULATE_HEAP=0 | no heap governor (run/heap-governor.ts) |
+ * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap and collection interval |
+ * | SLOGULATE_CHUNK_BYTES, SLOGULATE_WORKERS_AFTER, SLOGULATE_MAX_CHUNK_BYTES | the parallel render's chunking |
+ */
+
+export interface Switches {
+  fast: boolean;
+  workers: number;
+  checkReads: boolean;
+  heap: boolean;
+  heapYoungMb: number;
+  heapGcMb: number;
+  chunkBytes: number | undefined;
+  workersAfter: number | undefined;
+  maxChunkBytes: number | undefined;
+}
+
+function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  return Number.isInteger(value) && value >= 0 ? value : undefined;
+}
+
+export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
+  return {
+    fast: env.SLOGULATE_FAST !== '0',
+    workers: Math.min(envNumber(env, 'SLOGULATE_WORKERS') ?? 0, 15),
+    checkReads: env.SLOGULATE_CHECK_READS === '1',
+    heap: env.SLOGULATE_HEAP !== '0',
+    heapYoungMb: envNumber(env, 'SLOGULATE_HEAP_YOUNG_MB') ?? 8,
+    heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 32,
+    chunkBytes: envNumber(env, 'SLOGULATE_CHUNK_BYTES'),
+    workersAfter: envNumber(env, 'SLOGULATE_WORKERS_AFTER'),
+    maxChunkBytes: envNumber(env, 'SLOGULATE_MAX_CHUNK_BYTES'),
+  };
+}

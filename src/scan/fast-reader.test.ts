@@ -1,0 +1,139 @@
+/**
+ * The byte reader reads every line it takes exactly as the plain path reads
+ * it, for every consumer's reads: every line of every shared slog (clean and
+ * as nodes write them), and hand-made lines for the shapes the slogs lack.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { AGGREGATE_READS } from '../analyses/aggregate.js';
+import { TOP_READS } from '../analyses/top.js';
+import { MODEL_READS } from '../model/reads.js';
+import { defaultRenderOptions } from '../render/options.js';
+import { renderReads } from '../render/reads.js';
+import { lineText, splitLines, type LineBatch } from '../source/lines.js';
+import { FastReader } from './fast-reader.js';
+import { BadLine, readPlainLine } from './plain-reader.js';
+import { planReads, type ReadPlan } from './read-plan.js';
+import { mergeReads, READ_ALL, type Reads } from './reads.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const SHARED = join(ROOT, '..', 'shared', 'slogs');
+
+/** Every shared slog small enough to read whole (the big one is read by the bench). */
+function sharedSlogs(): Array<{ name: string; bytes: Buffer }> {
+  const out: Array<{ name: string; bytes: Buffer }> = [];
+  for (const dir of [join(ROOT, 'fixtures', 'slogs'), join(SHARED, 'real'), join(SHARED, 'real', 'block-files-bot')]) {
+    for (const name of readdirSync(dir).sort()) {
+      if (!/\.(slog|jsonl|gz)$/.test(name)) continue;
+      const raw = readFileSync(join(dir, name));
+      out.push({ name, bytes: name.endsWith('.gz') ? gunzipSync(raw) : raw });
+    }
+  }
+  return out;
+}
+
+const CONSUMERS: Record<string, Reads> = {
+  model: MODEL_READS,
+  everything: READ_ALL,
+  'render default': renderReads(defaultRenderOptions()),
+  'render --nonoise --novatstore --timing': renderReads({ ...defaultRenderOptions(), nonoise: true, novatstore: true, timing: true }),
+  'render --vatspace --novatstore': renderReads({ ...defaultRenderOptions(), vatspace: true, novatstore: true }),
+  aggregate: AGGREGATE_READS,
+  top: TOP_READS,
+};
+
+function plans(): Array<[string, ReadPlan]> {
+  return Object.entries(CONSUMERS).map(([name, reads]) => [name, planReads(mergeReads(MODEL_READS, reads))]);
+}
+
+/** JSON.stringify keeping undefined fields, so that a field set on one side only shows. */
+function keepUndefined(_key: string, value: unknown): unknown {
+  return value === undefined ? '<undefined>' : value;
+}
+
+/** The numbers JSON.stringify cannot tell apart: -0 and 0. */
+function sameSigns(a: object, b: object): boolean {
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const key of Object.keys(x)) if (typeof x[key] === 'number' && !Object.is(x[key], y[key])) return false;
+  return true;
+}
+
+/** Reads every line both ways; returns how many lines the byte reader took, and fails on the first difference. */
+function compareLines(batch: LineBatch, plan: ReadPlan, where: string): { taken: number; crankLines: number } {
+  const fast = new FastReader(plan);
+  let taken = 0;
+  let crankLines = 0;
+  for (let i = 0; i < batch.spans.length / 2; i += 1) {
+    const text = lineText(batch, i);
+    const plain = readPlainLine(text, plan);
+    const entry = fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
+    if (plain !== undefined && !(plain instanceof BadLine) && ['crank-start', 'crank-finish', 'syscall', 'syscall-result', 'deliver', 'deliver-result', 'clist'].includes(plain.type)) {
+      crankLines += 1;
+    }
+    if (entry === undefined) continue;
+    taken += 1;
+    if (plain === undefined || plain instanceof BadLine) throw new Error(`${where} line ${i + 1}: the byte reader took a line the plain path rejects: ${text.slice(0, 200)}`);
+    // Field for field (the makers give both the same key order); on a difference, vitest shows which.
+    if (JSON.stringify(entry, keepUndefined) !== JSON.stringify(plain, keepUndefined) || !sameSigns(entry, plain)) {
+      expect(entry, `${where} line ${batch.firstLine + i}: ${text.slice(0, 300)}`).toStrictEqual(plain);
+    }
+  }
+  return { taken, crankLines };
+}
+
+describe('every line of every shared slog reads the same both ways', () => {
+  const slogs = sharedSlogs();
+  it.each(plans())('%s', (_name, plan) => {
+    for (const { name, bytes } of slogs) {
+      const { taken, crankLines } = compareLines(splitLines(bytes), plan, name);
+      // The byte reader takes the crank lines of every slog but the contextual one and the 2022 one.
+      if (!name.endsWith('.jsonl') && !name.startsWith('y2022') && crankLines > 20) {
+        expect(taken / crankLines, `${name}: share of crank lines the byte reader took`).toBeGreaterThan(0.97);
+      }
+    }
+  });
+});
+
+/** A slog of hand-made lines, each compared for every consumer. */
+function compareHandMade(lines: string[]): number {
+  let taken = 0;
+  for (const [name, plan] of plans()) taken += compareLines(splitLines(Buffer.from(lines.join('\n'))), plan, name).taken;
+  return taken;
+}
+
+const SYSCALL = '{"type":"syscall","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksc":["vatstoreGet","v1","idCounters"],"vsc":["vatstoreGet","idCounters"],"time":1795404511.715977,"monotime":43.309045749999996}';
+
+describe('hand-made lines', () => {
+  it('the usual line is taken', () => {
+    expect(compareHandMade([SYSCALL])).toBe(Object.keys(CONSUMERS).length);
+  });
+
+  it('damaged, reordered or unusual lines: never read otherwise than by the plain path', () => {
+    const lines = [
+      SYSCALL.replace('"crankNum":7,"vatID":"v1"', '"vatID":"v1","crankNum":7'),
+      SYSCALL.replace('"time":1795404511.715977', '"time":1.795404511715977e9'),
+      SYSCALL.replace('"vatID":"v1"', '"vatID" : "v1"'),
+      SYSCALL.replace('"vatID":"v1"', '"vatID":"v\\u0031"'),
+      SYSCALL.slice(0, 120),
+      SYSCALL.slice(0, -1),
+      `${SYSCALL.slice(0, 150)}${SYSCALL.slice(170)}`,
+      SYSCALL.replace('"crankNum":7', '"crankNum":"7"'),
+      SYSCALL.replace('"replay":false', '"replay":true').replace(/"crankNum":7,/, '').replace(/"ksc":\[[^\]]*\],/, ''),
+      SYSCALL.replace('"syscall":"vatstoreGet",', ''),
+      SYSCALL.replace('"ksc":["vatstoreGet"', '"ksc":["callNow"'),
+      '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["error","no such key"],"vsr":["error","no such key"],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005655959999930929}',
+      '{"type":"deliver-result","crankNum":11,"vatID":"v4","deliveryNum":1,"replay":false,"dispatch":"startVat","dr":["error","vat exploded",null],"time":1795403705.41186,"monotime":43.57}',
+      '{"type":"deliver-result","crankNum":11,"vatID":"v4","deliveryNum":1,"replay":false,"dispatch":"startVat","dr":["ok",null,{"compute":1,"compute":2e3}],"time":1795403705.41186,"monotime":43.57}',
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\\\u0041ccount\\",[]]","slots":[]},"result":"kp46"}],"vd":["message","o+0",{"methargs":{"body":"#[\\"openAccount\\",[]]","slots":[]},"result":"p-60"}],"time":1795403706.027612,"monotime":44.188611233}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","msg":{"vatID":"v9"}},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"notify","message":{"type":"notify","kpid":"kp4","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50","time":1655402420.651674,"monotime":7.762973879039287,"extra":1}',
+      '{"type":"crank-finish","crankType":"routing","messageType":"startVat","crankNum":0,"time":1,"monotime":2,"seconds":-0}',
+      '{"body":{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50"},"attributes":{},"time":1}',
+    ];
+    compareHandMade(lines);
+  });
+});

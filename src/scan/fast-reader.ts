@@ -1,0 +1,691 @@
+/**
+ * The byte reader: crank entries read straight from a line's bytes, with
+ * only the fields a consumer asked for (read-plan.ts), by following the
+ * slogger's key order (key-order.ts). What decides how much of a line is
+ * read is in its first bytes (its type, a syscall's name), so a line whose
+ * fields no one asked for costs little more than finding its end.
+ *
+ * - The line's tail (`time`, `monotime`, `seconds`) is read first, from its
+ *   end backwards (json-bytes.ts): a line cut short fails there.
+ * - Then its keys, from the start, as the table lists them: a number or a
+ *   short string asked for is read from the bytes (exactly as JSON.parse
+ *   reads it); a JSON value asked for is parsed from its text (the batch's
+ *   decoded text, source/lines.ts); values not asked for are skipped, their
+ *   grammar checked, up to the last key asked for. What follows that key is
+ *   not looked at: a line damaged only there is not reported, where the
+ *   plain path would report it (a line cut at either end is).
+ * - Anything else (another key order, spaces, escapes in a short string, an
+ *   exponent, a key asked for that is not where the table puts it, a
+ *   contextual line, another type) gives undefined: the line is read by the
+ *   plain path (plain-reader.ts), so it is read, or reported, exactly as
+ *   there. Transcript replays (no `crankNum`, no kernel-space forms) are
+ *   among those whenever the consumer asks for what they lack.
+ *
+ * fast-reader.test.ts checks that every line of every shared slog reads the
+ * same either way, for every consumer's reads.
+ */
+import {
+  clist,
+  crankFinish,
+  crankStart,
+  deliver,
+  deliverResult,
+  computronsOf,
+  deliveryMethod,
+  problemOf,
+  messageHead,
+  syscall,
+  syscallResult,
+} from './entries.js';
+import type { CrankEntry, CrankEntryType, CrankMessage } from './entry-types.js';
+import { asciiBytes, ByteScanner, literal, type Literal } from './json-bytes.js';
+import { KEY_ORDER, type ValueKind } from './key-order.js';
+import type { FieldMask, ReadPlan } from './read-plan.js';
+import { batchText, type LineBatch } from '../source/lines.js';
+import { methargsMethod } from './method-name.js';
+
+const INT = 0;
+const WORD = 1;
+const BOOL = 2;
+const JSON_VALUE = 3;
+const KIND_CODES: Record<ValueKind, number> = { int: INT, word: WORD, bool: BOOL, json: JSON_VALUE };
+
+/** Fields read from a JSON value besides (or instead of) the value itself (key-order.ts, DERIVED_FROM). */
+const NO_DERIVE = 0;
+/** A syscall-result's status: the first element of ksr, else of vsr (slot 6). */
+const DERIVE_STATUS = 1;
+/** A deliver-result's status, problem and computrons: dr[0], dr[1] unless ok, dr[2].compute (slots 5, 6, 7). */
+const DERIVE_DR = 2;
+/** A crank-start's message head: its type and vatID (slot 4). */
+const DERIVE_HEAD = 3;
+/** A delivery's method: from kd, else vd (slot 5). */
+const DERIVE_METHOD = 4;
+/** The vat-space form (vsc, vsr, vd), only when the line had no kernel-space form. */
+const DERIVE_ALONE = 5;
+
+/** A syscall's kernel-space name: the first element of its ksc (slot 5; else the `syscall` key's value, read there). */
+const DERIVE_NAME = 6;
+
+/** The kernel-space forms, whose presence DERIVE_ALONE looks at. */
+const KERNEL_FORMS = new Set(['ksc', 'ksr', 'kd']);
+/** The vat-space form each pseudo-field asks for. */
+const ALONE_FIELDS: Record<string, string> = { vsc: 'vscWithoutKsc', vsr: 'vsrWithoutKsr', vd: 'vdWithoutKd' };
+
+/** What the reader does at one key. */
+interface Step {
+  /** `,"key":` */
+  lit: Literal;
+  kind: number;
+  optional: boolean;
+  /** Where its value goes in the slots (-1: not kept). */
+  slot: number;
+  /** What is read from its value besides (NO_DERIVE: nothing). */
+  derive: number;
+  /** The key is a kernel-space form (ksc, ksr, kd): DERIVE_ALONE looks for it. */
+  kernelForm: boolean;
+  /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
+  keyBytes: Uint8Array;
+}
+
+/** One crank type's reading, for one set of fields. */
+interface Program {
+  steps: Step[];
+  /** Steps after this index are not looked at. */
+  last: number;
+  /** The slots (one per field of the type) that are read. */
+  wanted: boolean[];
+}
+
+/** The entry fields in slot order, per type (the order of the type's maker's arguments). */
+const SLOTS = {
+  'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message', 'time', 'monotime'],
+  'crank-finish': ['crankNum', 'crankType', 'messageType', 'seconds', 'time', 'monotime'],
+  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'time', 'monotime'],
+  'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'status', 'ksr', 'vsr', 'time', 'monotime'],
+  deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'time', 'monotime'],
+  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'dr', 'time', 'monotime'],
+  clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
+} as const satisfies { [T in CrankEntryType]: readonly string[] };
+
+/** What is read from a key's value besides the value itself (key-order.ts, DERIVED_FROM). */
+function derivation(type: CrankEntryType, key: string, mask: Record<string, true | undefined>): number {
+  if (type === 'syscall-result' && (key === 'ksr' || key === 'vsr') && mask.status) return DERIVE_STATUS;
+  if (type === 'deliver-result' && key === 'dr' && (mask.status || mask.problem || mask.computrons)) return DERIVE_DR;
+  if (type === 'deliver' && (key === 'kd' || key === 'vd') && mask.method) return DERIVE_METHOD;
+  if (type === 'syscall' && key === 'ksc' && mask.name) return DERIVE_NAME;
+  const alone = ALONE_FIELDS[key];
+  if (alone !== undefined && mask[alone] && !mask[key]) return DERIVE_ALONE;
+  // The whole message, when asked for, wins over its head.
+  if (type === 'crank-start' && key === 'message' && mask.messageHead && !mask.message) return DERIVE_HEAD;
+  return NO_DERIVE;
+}
+
+function program(type: CrankEntryType, fields: FieldMask<string>): Program {
+  const mask = fields as Record<string, true | undefined>;
+  const slots: readonly string[] = SLOTS[type];
+  const steps: Step[] = [];
+  let last = -1;
+  for (const spec of KEY_ORDER[type]) {
+    const field = spec.field as string | undefined;
+    const derive = derivation(type, spec.key, mask);
+    const kept = field !== undefined && (mask[field] === true || derive === DERIVE_ALONE);
+    const slot = kept ? slots.indexOf(field) : -1;
+    const kernelForm = KERNEL_FORMS.has(spec.key);
+    steps.push({
+      lit: literal(`,"${spec.key}":`),
+      kind: KIND_CODES[spec.kind],
+      optional: spec.optional,
+      slot,
+      derive,
+      kernelForm,
+      keyBytes: asciiBytes(`"${spec.key}":`),
+    });
+    if (slot >= 0 || derive !== NO_DERIVE) last = steps.length - 1;
+  }
+  const wanted = slots.map((f) => mask[f] === true || (type === 'crank-start' && f === 'message' && mask.messageHead === true));
+  return { steps, last, wanted };
+}
+
+const TYPE_HEADS: { readonly [T in CrankEntryType]: Literal } = {
+  'crank-start': literal('{"type":"crank-start"'),
+  'crank-finish': literal('{"type":"crank-finish"'),
+  syscall: literal('{"type":"syscall"'),
+  'syscall-result': literal('{"type":"syscall-result"'),
+  deliver: literal('{"type":"deliver"'),
+  'deliver-result': literal('{"type":"deliver-result"'),
+  clist: literal('{"type":"clist"'),
+};
+
+const VAT_ID_KEY = literal(',"vatID":"');
+const VAT_ID_BYTES = asciiBytes('"vatID"');
+const TYPE_KEY = literal('{"type":"');
+const NULL_CLOSE = literal('null]');
+const METHARGS_BODY = literal(',{"methargs":{"body":');
+const COMPUTE_BYTES = asciiBytes('"compute"');
+
+/** The index of a syscall type's `syscall` key (the name) in its steps. */
+const NAME_STEP = KEY_ORDER.syscall.findIndex((s) => s.key === 'syscall');
+const RESULT_NAME_STEP = KEY_ORDER['syscall-result'].findIndex((s) => s.key === 'syscall');
+
+/** A failed read: the line goes to the plain path. */
+const FAIL = Symbol('fail');
+
+export class FastReader {
+  private readonly sc = new ByteScanner();
+  private batch: LineBatch | undefined;
+  private readonly slots: unknown[] = new Array(12);
+  /** The delivery being read had its method read (from kd: vd is not read for it again). */
+  private methodRead = false;
+  /** The line being read has its kernel-space form (ksc, ksr, kd). */
+  private kernelForm = false;
+  private readonly crankStartP: Program;
+  private readonly crankFinishP: Program;
+  private readonly deliverP: Program;
+  private readonly deliverResultP: Program;
+  private readonly clistP: Program;
+  /** Syscalls: the program for their names (or the general one), and the steps before the name, read for all. */
+  private readonly syscallP: Program;
+  private readonly resultP: Program;
+  private readonly syscallHead: Program;
+  private readonly resultHead: Program;
+  private readonly byName: Map<string, { syscall: Program; result: Program }>;
+
+  constructor(private readonly plan: ReadPlan) {
+    this.crankStartP = program('crank-start', plan.crankStart);
+    this.crankFinishP = program('crank-finish', plan.crankFinish);
+    this.deliverP = program('deliver', plan.deliver);
+    this.deliverResultP = program('deliver-result', plan.deliverResult);
+    this.clistP = program('clist', plan.clist);
+    const general = plan.syscallFor(undefined);
+    this.syscallP = program('syscall', general.syscall);
+    this.resultP = program('syscall-result', general.result);
+    this.byName = new Map();
+    for (const name of Object.keys(plan.reads.bySyscallName ?? {})) {
+      const p = plan.syscallFor(name);
+      this.byName.set(name, { syscall: program('syscall', p.syscall), result: program('syscall-result', p.result) });
+    }
+    // The steps before the name are read for every syscall as any program would read them; the name always when programs differ by it.
+    this.syscallHead = headProgram('syscall', [this.syscallP, ...[...this.byName.values()].map((p) => p.syscall)], NAME_STEP, this.byName.size > 0);
+    this.resultHead = headProgram(
+      'syscall-result',
+      [this.resultP, ...[...this.byName.values()].map((p) => p.result)],
+      RESULT_NAME_STEP,
+      this.byName.size > 0,
+    );
+  }
+
+  /** The entry of the line at bytes [start, end) of a batch, or undefined: read it with the plain path. */
+  read(batch: LineBatch, start: number, end: number): CrankEntry | undefined {
+    const sc = this.sc;
+    const buf = batch.bytes;
+    sc.reset(buf, start, end);
+    if (end - start < 24 || !sc.lit(TYPE_KEY)) return undefined;
+    this.batch = batch;
+    // The type, from its first letters; its whole name (and closing quote) is checked next.
+    const c0 = buf[start + 9];
+    const c1 = buf[start + 10];
+    let type: CrankEntryType;
+    if (c0 === 115) type = buf[start + 16] === 45 ? 'syscall-result' : 'syscall'; // s
+    else if (c0 === 100) type = buf[start + 16] === 45 ? 'deliver-result' : 'deliver'; // d
+    else if (c0 === 99 && c1 === 114) type = buf[start + 15] === 115 ? 'crank-start' : 'crank-finish'; // cr
+    else if (c0 === 99 && c1 === 108) type = 'clist'; // cl
+    else return undefined;
+    sc.pos = start;
+    if (!sc.lit(TYPE_HEADS[type]) || !sc.readTail(start)) return undefined;
+    const r = this.readSteps(type);
+    return r === FAIL ? undefined : r;
+  }
+
+  private readSteps(type: CrankEntryType): CrankEntry | typeof FAIL {
+    const slots = this.slots;
+    slots.fill(undefined);
+    this.methodRead = false;
+    this.kernelForm = false;
+    switch (type) {
+      case 'crank-start': {
+        const p = this.crankStartP;
+        if (!this.run(p, 0, p.last)) return FAIL;
+        this.tailSlots(p, 5);
+        return crankStart(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          undefined,
+          slots[3] as string | undefined,
+          slots[4] as CrankMessage | undefined,
+          slots[5] as number | undefined,
+          slots[6] as number | undefined,
+        );
+      }
+      case 'crank-finish': {
+        const p = this.crankFinishP;
+        if (!this.run(p, 0, p.last)) return FAIL;
+        if (p.wanted[3]) slots[3] = this.sc.seconds();
+        this.tailSlots(p, 4);
+        return crankFinish(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as string | undefined,
+          slots[3] as number | undefined,
+          slots[4] as number | undefined,
+          slots[5] as number | undefined,
+        );
+      }
+      case 'syscall': {
+        const p = this.syscallProgram(this.syscallHead, NAME_STEP, this.syscallP, 'syscall', 5);
+        // A name asked for, and neither a ksc nor a `syscall` key to read it from: the plain path reads vsc[0].
+        if (p === undefined || (p.wanted[5] && slots[5] === undefined)) return FAIL;
+        this.tailSlots(p, 8);
+        mask(slots, p.wanted, 5);
+        return syscall(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as number | undefined,
+          slots[3] as number | undefined,
+          slots[4] as boolean | undefined,
+          slots[5] as string | undefined,
+          slots[6] as [string, ...unknown[]] | undefined,
+          slots[7] as [string, ...unknown[]] | undefined,
+          slots[8] as number | undefined,
+          slots[9] as number | undefined,
+        );
+      }
+      case 'syscall-result': {
+        const p = this.syscallProgram(this.resultHead, RESULT_NAME_STEP, this.resultP, 'syscall-result', 5);
+        if (p === undefined) return FAIL;
+        this.tailSlots(p, 9);
+        mask(slots, p.wanted, 5);
+        if (!p.wanted[6]) slots[6] = undefined;
+        return syscallResult(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as number | undefined,
+          slots[3] as number | undefined,
+          slots[4] as boolean | undefined,
+          slots[5] as string | undefined,
+          slots[6] as string | undefined,
+          slots[7] as [string, unknown] | undefined,
+          slots[8] as [string, unknown] | undefined,
+          slots[9] as number | undefined,
+          slots[10] as number | undefined,
+        );
+      }
+      case 'deliver': {
+        const p = this.deliverP;
+        // A kind asked for without a `dispatch` key (older kernels): the plain path reads kd[0].
+        if (!this.run(p, 0, p.last) || (p.wanted[4] && slots[4] === undefined)) return FAIL;
+        this.tailSlots(p, 8);
+        return deliver(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as number | undefined,
+          slots[3] as boolean | undefined,
+          slots[4] as string | undefined,
+          slots[5] as string | undefined,
+          slots[6] as [string, ...unknown[]] | undefined,
+          slots[7] as [string, ...unknown[]] | undefined,
+          slots[8] as number | undefined,
+          slots[9] as number | undefined,
+        );
+      }
+      case 'deliver-result': {
+        const p = this.deliverResultP;
+        if (!this.run(p, 0, p.last)) return FAIL;
+        this.tailSlots(p, 9);
+        if (!p.wanted[5]) slots[5] = undefined;
+        if (!p.wanted[6]) slots[6] = undefined;
+        if (!p.wanted[7]) slots[7] = undefined;
+        return deliverResult(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as number | undefined,
+          slots[3] as boolean | undefined,
+          slots[4] as string | undefined,
+          slots[5] as string | undefined,
+          slots[6],
+          slots[7] as number | undefined,
+          slots[8] as [string, unknown, null] | undefined,
+          slots[9] as number | undefined,
+          slots[10] as number | undefined,
+        );
+      }
+      case 'clist': {
+        const p = this.clistP;
+        if (!this.run(p, 0, p.last)) return FAIL;
+        this.tailSlots(p, 5);
+        return clist(
+          slots[0] as number | undefined,
+          slots[1] as string | undefined,
+          slots[2] as string | undefined,
+          slots[3] as string | undefined,
+          slots[4] as string | undefined,
+          slots[5] as number | undefined,
+          slots[6] as number | undefined,
+        );
+      }
+    }
+  }
+
+  /** time and monotime into slots `at` and `at + 1`, when wanted. */
+  private tailSlots(p: Program, at: number): void {
+    if (p.wanted[at]) this.slots[at] = this.sc.time;
+    if (p.wanted[at + 1]) this.slots[at + 1] = this.sc.monotime();
+  }
+
+  /**
+   * A syscall or result: the steps up to its name, then the program for that
+   * name; the program used, or undefined when the line must go to the plain path.
+   */
+  private syscallProgram(head: Program, nameStep: number, general: Program, type: CrankEntryType, nameSlot: number): Program | undefined {
+    if (this.byName.size === 0) return this.run(general, 0, general.last) ? general : undefined;
+    if (!this.run(head, 0, nameStep)) return undefined;
+    const name = this.slots[nameSlot];
+    // No name (an older kernel): which reads apply is known only from the arguments.
+    if (typeof name !== 'string') return undefined;
+    const named = this.byName.get(name);
+    const p = named ? (type === 'syscall' ? named.syscall : named.result) : general;
+    return this.run(p, nameStep + 1, p.last) ? p : undefined;
+  }
+
+  /** Steps `from` to `to` of `p`; false when the line is not as the table says. */
+  private run(p: Program, from: number, to: number): boolean {
+    const sc = this.sc;
+    const steps = p.steps;
+    const slots = this.slots;
+    for (let i = from; i <= to; i += 1) {
+      const step = steps[i] as Step;
+      if (!sc.lit(step.lit)) {
+        if (!step.optional) return false;
+        // A key the line may lack (a replay's crankNum); but one asked for may also stand
+        // elsewhere in a line written otherwise: that is for the plain path to read.
+        if ((step.slot >= 0 || step.derive !== NO_DERIVE) && contains(sc.buf, sc.pos, sc.end, step.keyBytes)) return false;
+        continue;
+      }
+      if (step.kernelForm) this.kernelForm = true;
+      switch (step.kind) {
+        case INT: {
+          if (step.slot < 0) {
+            if (!sc.skipInt()) return false;
+          } else {
+            const n = sc.int();
+            if (n !== n) return false;
+            slots[step.slot] = n;
+          }
+          break;
+        }
+        case WORD: {
+          if (sc.buf[sc.pos] !== 34) return false;
+          sc.pos += 1;
+          if (step.slot < 0) {
+            if (!sc.skipWord()) return false;
+          } else {
+            const w = sc.word();
+            if (w === undefined) return false;
+            slots[step.slot] = w;
+          }
+          break;
+        }
+        case BOOL: {
+          const b = sc.bool();
+          if (b === undefined) return false;
+          if (step.slot >= 0) slots[step.slot] = b;
+          break;
+        }
+        default: {
+          if (step.derive === DERIVE_NAME && step.slot < 0) {
+            // Only the name: the array's first word, its rest not read unless a later key is.
+            const name = this.firstWord(sc.pos);
+            if (name === undefined) return false;
+            slots[5] = name;
+            if (i === to) break;
+            if (!sc.skipValue()) return false;
+          } else if ((step.slot < 0 && step.derive === NO_DERIVE) || (step.derive === DERIVE_ALONE && this.kernelForm)) {
+            if (i === steps.length - 1) sc.pos = sc.tailStart;
+            else if (!sc.skipValue()) return false;
+          } else if (!this.jsonStep(step, i === steps.length - 1)) {
+            return false;
+          }
+        }
+      }
+      if (sc.pos > sc.tailStart) return false;
+    }
+    return true;
+  }
+
+  /** A JSON value asked for, or fields read from one (its derivation). */
+  private jsonStep(step: Step, lastKey: boolean): boolean {
+    const sc = this.sc;
+    const slots = this.slots;
+    const at = sc.pos;
+    // The last key's value ends where the tail begins; any other's is found by skipping it.
+    let end: number;
+    if (lastKey) {
+      end = sc.tailStart;
+    } else {
+      if (!sc.skipValue()) return false;
+      end = sc.pos;
+    }
+    let value: unknown;
+    if (step.slot >= 0) {
+      value = this.parse(at, end);
+      // A crank-start's message (slot 4 is no other type's JSON value) is an object; ksc, vsc, kd, vd, ksr, vsr and dr are arrays.
+      if (step.slot === 4) {
+        if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+      } else if (!Array.isArray(value)) {
+        return false;
+      }
+      slots[step.slot] = value;
+    }
+    sc.pos = end;
+    switch (step.derive) {
+      case DERIVE_STATUS: {
+        if (slots[6] !== undefined) return true;
+        if (value !== undefined) {
+          const status = (value as unknown[])[0];
+          if (typeof status !== 'string') return false;
+          slots[6] = status;
+          return true;
+        }
+        const status = this.firstWord(at);
+        if (status === undefined) return false;
+        slots[6] = status;
+        return true;
+      }
+      case DERIVE_DR: {
+        if (value === undefined) return this.drFigures(at, end);
+        const dr = value as unknown[];
+        slots[5] = typeof dr[0] === 'string' ? dr[0] : undefined;
+        slots[6] = problemOf(dr);
+        slots[7] = computronsOf(dr);
+        return true;
+      }
+      case DERIVE_HEAD:
+        return this.messageHeadAt(at, end);
+      case DERIVE_NAME: {
+        const name = (value as unknown[])[0];
+        if (typeof name !== 'string') return false;
+        slots[5] = name;
+        return true;
+      }
+      case DERIVE_METHOD: {
+        // From kd; a replay has only vd. Done once (kd comes first).
+        if (this.methodRead) return true;
+        this.methodRead = true;
+        if (value !== undefined) {
+          slots[5] = deliveryMethod(value);
+          return true;
+        }
+        return this.methodAt(at, end);
+      }
+      default:
+        return true;
+    }
+  }
+
+  /**
+   * `["message",TARGET,{"methargs":{"body":BODY,...`: the method at the start
+   * of BODY (its string decoded, its JSON not parsed); any other kind of
+   * delivery has none.
+   */
+  private methodAt(at: number, end: number): boolean {
+    const sc = this.sc;
+    const buf = sc.buf;
+    if (buf[at] !== 91 || buf[at + 1] !== 34) return false;
+    sc.pos = at + 2;
+    const kind = sc.word();
+    if (kind === undefined) return false;
+    if (kind !== 'message') {
+      sc.pos = end;
+      return true;
+    }
+    if (buf[sc.pos] !== 44) return false;
+    sc.pos += 1;
+    if (!sc.skipStr() || !sc.lit(METHARGS_BODY)) return false;
+    const bodyAt = sc.pos;
+    if (!sc.skipStr() || sc.pos > end) return false;
+    const body = this.parse(bodyAt, sc.pos);
+    if (typeof body !== 'string') return false;
+    this.slots[5] = methargsMethod({ body });
+    sc.pos = end;
+    return true;
+  }
+
+  /** `{"type":"T"(,"vatID":"V")...}`: the message's head, or the whole message where its head is not all. */
+  private messageHeadAt(at: number, end: number): boolean {
+    const sc = this.sc;
+    sc.pos = at;
+    if (!sc.lit(TYPE_KEY)) return this.wholeHead(at, end);
+    const type = sc.word();
+    if (type === undefined || type === 'create-vat') return this.wholeHead(at, end);
+    let vatID: string | undefined;
+    if (sc.lit(VAT_ID_KEY)) {
+      vatID = sc.word();
+      if (vatID === undefined) return this.wholeHead(at, end);
+    } else if (contains(sc.buf, sc.pos, end, VAT_ID_BYTES)) {
+      // A vatID further on: parsed whole.
+      return this.wholeHead(at, end);
+    }
+    if (sc.buf[end - 1] !== 125) return false;
+    this.slots[4] = { type, vatID };
+    sc.pos = end;
+    return true;
+  }
+
+  private wholeHead(at: number, end: number): boolean {
+    const value = this.parse(at, end);
+    if (value === FAIL) return false;
+    const head = messageHead(value);
+    if (head === undefined) return false;
+    this.slots[4] = head;
+    this.sc.pos = end;
+    return true;
+  }
+
+  /** dr[0] and dr[2].compute, read without parsing the whole `dr`. */
+  private drFigures(at: number, end: number): boolean {
+    const sc = this.sc;
+    const buf = sc.buf;
+    sc.pos = at;
+    if (buf[at] !== 91 || buf[at + 1] !== 34) return false;
+    sc.pos = at + 2;
+    const status = sc.word();
+    if (status === undefined || buf[sc.pos] !== 44) return false;
+    this.slots[5] = status;
+    sc.pos += 1;
+    const problemAt = sc.pos;
+    if (!sc.skipValue() || buf[sc.pos] !== 44) return false;
+    if (status !== 'ok') {
+      const problem = this.parse(problemAt, sc.pos);
+      if (problem === FAIL) return false;
+      this.slots[6] = problem;
+    }
+    sc.pos += 1;
+    let compute: number | undefined;
+    if (sc.lit(NULL_CLOSE)) {
+      compute = undefined;
+    } else if (buf[sc.pos] === 123 && buf[sc.pos + 1] !== 125) {
+      // Member by member: the last "compute" counts, as in JSON.parse.
+      do {
+        sc.pos += 1;
+        const keyAt = sc.pos;
+        if (!sc.skipStr() || buf[sc.pos] !== 58) return false;
+        const isCompute = sameBytes(buf, keyAt, sc.pos, COMPUTE_BYTES);
+        sc.pos += 1;
+        if (isCompute) {
+          const c = buf[sc.pos] as number;
+          if (c === 45 || (c >= 48 && c <= 57)) {
+            const n = sc.num();
+            if (n !== n) return false;
+            compute = Number.isFinite(n) ? n : undefined;
+            continue;
+          }
+          compute = undefined;
+        }
+        if (!sc.skipValue()) return false;
+      } while (buf[sc.pos] === 44);
+      if (buf[sc.pos] !== 125) return false;
+      sc.pos += 1;
+      if (buf[sc.pos++] !== 93) return false;
+    } else {
+      if (!sc.skipValue() || buf[sc.pos++] !== 93) return false;
+    }
+    if (sc.pos !== end) return false;
+    this.slots[7] = compute;
+    return true;
+  }
+
+  /** The first element of an array value, a short string: `["ok",...`. */
+  private firstWord(at: number): string | undefined {
+    const sc = this.sc;
+    if (sc.buf[at] !== 91 || sc.buf[at + 1] !== 34) return undefined;
+    const back = sc.pos;
+    sc.pos = at + 2;
+    const w = sc.word();
+    sc.pos = back;
+    return w;
+  }
+
+  private parse(start: number, end: number): unknown {
+    try {
+      return JSON.parse(batchText(this.batch as LineBatch, start, end)) as unknown;
+    } catch {
+      return FAIL;
+    }
+  }
+}
+
+/** The head steps (before the name) of several programs, reading what any of them reads, and the name itself when `name`. */
+function headProgram(type: 'syscall' | 'syscall-result', programs: Program[], nameStep: number, name: boolean): Program {
+  const base = programs[0] as Program;
+  const steps = base.steps.map((s, i) => {
+    if (i > nameStep) return s;
+    const slot = programs.map((p) => (p.steps[i] as Step).slot).find((x) => x >= 0) ?? (i === nameStep && name ? 5 : -1);
+    return { ...s, slot };
+  });
+  const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || (name && i === 5));
+  void type;
+  return { steps, last: nameStep, wanted };
+}
+
+/** Clears the head slots (before `upTo`) that the program used does not want. */
+function mask(slots: unknown[], wanted: readonly boolean[], upTo: number): void {
+  for (let i = 0; i <= upTo; i += 1) if (!wanted[i]) slots[i] = undefined;
+}
+
+function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Array): boolean {
+  if (end - start !== bytes.length) return false;
+  for (let i = 0; i < bytes.length; i += 1) if (buf[start + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** Do bytes [from, to) hold `bytes`? */
+function contains(buf: Uint8Array, from: number, to: number, bytes: Uint8Array): boolean {
+  const first = bytes[0];
+  const n = bytes.length;
+  for (let i = from; i + n <= to; i += 1) {
+    if (buf[i] !== first) continue;
+    let k = 1;
+    while (k < n && buf[i + k] === bytes[k]) k += 1;
+    if (k === n) return true;
+  }
+  return false;
+}

@@ -1,0 +1,110 @@
+/**
+ * A line of a batch to an entry: the byte reader first (fast-reader.ts),
+ * the plain path for any line it does not take (plain-reader.ts), or the
+ * plain path alone (`fast: false`: SLOGULATE_FAST=0, the reference the fast
+ * path is checked against).
+ *
+ * A create-vat line's source bundle (about a megabyte of base64 no consumer
+ * reads, in the line's middle) is cut out of its bytes before the rest is
+ * decoded and parsed, when it is where the kernel writes it.
+ */
+import { batchText, lineText, type LineBatch } from '../source/lines.js';
+import { checkedEntry } from './checked-entries.js';
+import type { SlogEntry } from './entry-types.js';
+import { FastReader } from './fast-reader.js';
+import { asciiBytes } from './json-bytes.js';
+import { planReads, type ReadPlan } from './read-plan.js';
+import type { Reads } from './reads.js';
+import { BadLine, readPlainLine } from './plain-reader.js';
+
+export type ReadPath = 'plain' | 'fast';
+
+export interface LineReaderOptions {
+  /** Use the byte reader (default true). */
+  fast?: boolean;
+  /** Hand out entries that throw when a field not asked for is read (tests: SLOGULATE_CHECK_READS=1). */
+  checkReads?: boolean;
+}
+
+export interface LineReader {
+  readonly path: ReadPath;
+  readonly plan: ReadPlan;
+  /** Line `i` of the batch: its entry, a BadLine, or undefined for a blank line. */
+  read(batch: LineBatch, i: number): SlogEntry | BadLine | undefined;
+}
+
+const CREATE_VAT = asciiBytes('{"type":"create-vat",');
+const BUNDLE = asciiBytes(',"vatSourceBundle":{');
+const TIME_KEY = asciiBytes(',"time":');
+
+function startsWith(buf: Uint8Array, at: number, end: number, bytes: Uint8Array): boolean {
+  if (end - at < bytes.length) return false;
+  for (let i = 0; i < bytes.length; i += 1) if (buf[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/**
+ * A create-vat line without its source bundle, or undefined when the bundle
+ * is not where the kernel writes it (its value an object, the last key
+ * before the tail): the cut must leave valid JSON of the same entry.
+ */
+function createVatText(batch: LineBatch, start: number, end: number): string | undefined {
+  const buf = batch.bytes;
+  if (!startsWith(buf, start, end, CREATE_VAT)) return undefined;
+  const at = buf.subarray(start, end).indexOf(BUNDLE);
+  const tail = buf.subarray(start, end).lastIndexOf(TIME_KEY);
+  if (at < 0 || tail <= at || buf[start + tail - 1] !== 125) return undefined;
+  return batchText(batch, start, start + at) + batchText(batch, start + tail, end);
+}
+
+export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineReader {
+  const plan = planReads(reads);
+  const fast = options.fast !== false ? new FastReader(plan) : undefined;
+  const check = options.checkReads === true;
+
+  function plain(batch: LineBatch, i: number, last: boolean): SlogEntry | BadLine | undefined {
+    const start = batch.spans[2 * i] as number;
+    const end = batch.spans[2 * i + 1] as number;
+    if (fast) {
+      const cut = createVatText(batch, start, end);
+      if (cut !== undefined) {
+        const entry = readPlainLine(cut, plan, false);
+        if (entry !== undefined && !(entry instanceof BadLine) && entry.type === 'create-vat') return entry;
+      }
+    }
+    return readPlainLine(lineText(batch, i), plan, last);
+  }
+
+  function read(batch: LineBatch, i: number): SlogEntry | BadLine | undefined {
+    const last = batch.unterminatedLast && 2 * i + 2 === batch.spans.length;
+    if (fast) {
+      const entry = fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
+      if (entry !== undefined) return entry;
+    }
+    return plain(batch, i, last);
+  }
+
+  if (!check) return { path: fast ? 'fast' : 'plain', plan, read };
+  return {
+    path: fast ? 'fast' : 'plain',
+    plan,
+    read(batch, i) {
+      const entry = read(batch, i);
+      if (entry === undefined || entry instanceof BadLine) return entry;
+      return checkedEntry(entry, plan, syscallNameOf(lineText(batch, i)));
+    },
+  };
+}
+
+/** The syscall name a line's reads are chosen by (as the plain path finds it). */
+function syscallNameOf(text: string): string | undefined {
+  try {
+    const o = JSON.parse(text) as { syscall?: unknown; ksc?: unknown; vsc?: unknown; body?: { syscall?: unknown; ksc?: unknown; vsc?: unknown } };
+    const e = o.body && typeof o.body === 'object' ? o.body : o;
+    if (typeof e.syscall === 'string') return e.syscall;
+    for (const call of [e.ksc, e.vsc]) if (Array.isArray(call) && typeof call[0] === 'string') return call[0];
+  } catch {
+    return undefined;
+  }
+  return undefined;
+}
