@@ -11,7 +11,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { AnnotationJson } from '../src/analyses/auto-names.js';
 import { parseAnnotations } from '../src/model/annotations.js';
-import { FIXTURES, readSlog, runCli, slogPath, SLOG_NAMES } from './helpers.js';
+import { FIXTURES, readSlog, runCli, slogPath, SLOG_NAMES, expectSameText } from './helpers.js';
 import { allKrefs, methodOf, slogFacts } from './slog-facts.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-annotate-'));
@@ -98,9 +98,9 @@ describe.each(SLOG_NAMES)('annotate %s', (slog) => {
 
   it('is the same every time, from a file, stdin or gzip', async () => {
     const again = await annotate([slogPath(slog)]);
-    expect(again.text === out.text).toBe(true);
+    expectSameText(again.text, out.text);
     const fromStdin = await runCli(['annotate', '-'], { stdin: gzipSync(readSlog(slog)) });
-    expect(fromStdin.stdout === out.text).toBe(true);
+    expectSameText(fromStdin.stdout, out.text);
   });
 });
 

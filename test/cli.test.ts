@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, readSlog, referenceText, runCli, slogPath } from './helpers.js';
+import { BIN, readSlog, referenceText, runCli, slogPath, expectSameText } from './helpers.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-cli-'));
 
@@ -24,7 +24,7 @@ describe('bad lines', () => {
   it('are reported with file and line, skipped, and the rest renders as without them', async () => {
     const r = await runCli([file]);
     expect(r.status).toBe(0);
-    expect(r.stdout === referenceText('b-local-5', 'default')).toBe(true);
+    expectSameText(r.stdout, referenceText('b-local-5', 'default'));
     const reports = r.stderr.trimEnd().split('\n');
     expect(reports).toHaveLength(3);
     expect(reports[0]).toBe(`slogulate: ${file}:1: not a slog entry (not a JSON object)`);
@@ -36,7 +36,7 @@ describe('bad lines', () => {
   it('--strict turns them into exit status 1, output unchanged', async () => {
     const r = await runCli(['--strict', file]);
     expect(r.status).toBe(1);
-    expect(r.stdout === referenceText('b-local-5', 'default')).toBe(true);
+    expectSameText(r.stdout, referenceText('b-local-5', 'default'));
   });
 
   it('a truncated last line (a live file) is reported as such', async () => {
@@ -119,7 +119,7 @@ describe('annotation files', () => {
 
   it('--annot is the same as --annotations; bigWidth in the file beats --bigwidth', async () => {
     const a = await runCli(['--nonoise', '--novatstore', '--bigwidth', '10', '--annot', '../annotations/a-local-3.annot.json', 'a-local-3.slog']);
-    expect(a.stdout === referenceText('a-local-3', 'annotated-nonoise-novatstore')).toBe(true);
+    expectSameText(a.stdout, referenceText('a-local-3', 'annotated-nonoise-novatstore'));
   });
 
   it('the documented example in annotations/ is valid and names things', async () => {
@@ -135,7 +135,7 @@ describe('output', () => {
     const r = await runCli(['--out', out, '--timing', 'a-xs-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(readFileSync(out, 'utf8') === referenceText('a-xs-3', 'timing')).toBe(true);
+    expectSameText(readFileSync(out, 'utf8'), referenceText('a-xs-3', 'timing'));
   });
 
   it('a closed pipe ends quietly with status 0', async () => {

@@ -13,7 +13,7 @@ import { emptyAnnotations, loadAnnotations } from '../src/model/annotations.js';
 import { Colorizer, colorWanted, LargeTimes, stripColor } from '../src/render/color.js';
 import { TerminalSession } from '../src/cli/terminal.js';
 import { Output } from '../src/cli/output.js';
-import { BIN, FIXTURES, referenceText, runCli, SLOG_NAMES, SLOGS } from './helpers.js';
+import { BIN, FIXTURES, referenceText, runCli, SLOG_NAMES, SLOGS, expectSameText } from './helpers.js';
 import { join } from 'node:path';
 
 const ANNOTATIONS = join(FIXTURES, 'annotations', 'a-local-3.annot.json');
@@ -61,7 +61,7 @@ describe.each(CASES)('coloring $slog $name', ({ slog, name, annotated }) => {
 
   it('is the plain text once the escapes are removed', () => {
     expect(colored).not.toBe(plain);
-    expect(stripColor(colored) === plain).toBe(true);
+    expectSameText(stripColor(colored), plain);
     expect(coloredLines.length).toBe(plainLines.length);
   });
 
@@ -159,7 +159,7 @@ describe('the command line', () => {
     const r = await runCli(['--timing', 'a-local-3.slog'], { env: { NO_COLOR: undefined } });
     expect(r.status).toBe(0);
     expect(r.stdout.includes(ESC)).toBe(false);
-    expect(r.stdout === referenceText('a-local-3', 'timing')).toBe(true);
+    expectSameText(r.stdout, referenceText('a-local-3', 'timing'));
   });
 
   it.each([
@@ -169,13 +169,13 @@ describe('the command line', () => {
     const r = await runCli([...args, '--timing', 'a-xs-3.slog'], { env });
     expect(r.status).toBe(0);
     expect(r.stdout.includes(ESC)).toBe(true);
-    expect(stripColor(r.stdout) === referenceText('a-xs-3', 'timing')).toBe(true);
+    expectSameText(stripColor(r.stdout), referenceText('a-xs-3', 'timing'));
   });
 
   it('--no-color wins over FORCE_COLOR', async () => {
     const r = await runCli(['--no-color', 'b-local-5.slog'], { env: { FORCE_COLOR: '1' } });
     expect(r.stdout.includes(ESC)).toBe(false);
-    expect(r.stdout === referenceText('b-local-5', 'default')).toBe(true);
+    expectSameText(r.stdout, referenceText('b-local-5', 'default'));
   });
 
   it('--out to a file is plain, unless --color', async () => {
@@ -186,9 +186,9 @@ describe('the command line', () => {
     await runCli(['--color', '--out', join(dir, 'color.txt'), 'a-local-3.slog']);
     const plainText = readFileSync(join(dir, 'plain.txt'), 'utf8');
     const colorText = readFileSync(join(dir, 'color.txt'), 'utf8');
-    expect(plainText === referenceText('a-local-3', 'default')).toBe(true);
+    expectSameText(plainText, referenceText('a-local-3', 'default'));
     expect(colorText.includes(ESC)).toBe(true);
-    expect(stripColor(colorText) === plainText).toBe(true);
+    expectSameText(stripColor(colorText), plainText);
   });
 });
 
@@ -214,13 +214,13 @@ describe('a terminal', () => {
       out.flush();
       const written = chunks.join('');
       expect(written.includes(ESC)).toBe(true);
-      expect(stripColor(written) === text).toBe(true);
+      expectSameText(stripColor(written), text);
 
       chunks.length = 0;
       process.env.NO_COLOR = '1';
       (await new TerminalSession(['x.slog'], {}, emptyAnnotations()).textOut(out))(text);
       out.flush();
-      expect(chunks.join('') === text).toBe(true);
+      expectSameText(chunks.join(''), text);
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
@@ -245,11 +245,11 @@ describe('a terminal', () => {
   it.skipIf(!hasScript)('on a real pseudo-terminal: colored, and the same text underneath', () => {
     const seen = onTerminal(['--nonoise', 'a-local-3.slog'], {});
     expect(seen.includes(ESC)).toBe(true);
-    expect(stripColor(seen) === referenceText('a-local-3', 'nonoise')).toBe(true);
+    expectSameText(stripColor(seen), referenceText('a-local-3', 'nonoise'));
   });
 
   it.skipIf(!hasScript)('on a real pseudo-terminal with NO_COLOR or --no-color: plain', () => {
-    expect(onTerminal(['--nonoise', 'a-local-3.slog'], { NO_COLOR: '1' }) === referenceText('a-local-3', 'nonoise')).toBe(true);
-    expect(onTerminal(['--no-color', '--nonoise', 'a-local-3.slog'], {}) === referenceText('a-local-3', 'nonoise')).toBe(true);
+    expectSameText(onTerminal(['--nonoise', 'a-local-3.slog'], { NO_COLOR: '1' }), referenceText('a-local-3', 'nonoise'));
+    expectSameText(onTerminal(['--no-color', '--nonoise', 'a-local-3.slog'], {}), referenceText('a-local-3', 'nonoise'));
   });
 });

@@ -302,10 +302,12 @@ describe('a slog that starts inside a crank', () => {
       { type: 'crank-start', crankType: 'routing', crankNum: 5, time: 2 },
       { type: 'crank-finish', crankNum: 5, time: 2.0001 },
     ]);
+    // The crank's entries form a crank (SLOG-FORMAT.md, "Starting in the middle"); as in any crank,
+    // a syscall whose result never came stands at its end.
     expect(lines).toEqual([
       'send: @ko1 <- ping(): @kp9',
-      'subscribe: @kp9',
       'drop: v1:@p-60 :: @kp8',
+      'subscribe: @kp9',
       'crank-start: routing crank 5',
       'crank-finish: 100µs crank 5',
     ]);

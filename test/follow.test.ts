@@ -14,7 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runPass } from '../src/run/pass.js';
 import { READ_ALL } from '../src/scan/reads.js';
 import { openFollow } from '../src/source/follow.js';
-import { BIN, readSlog, referenceText, runCli } from './helpers.js';
+import { BIN, readSlog, referenceText, runCli, expectSameText } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-follow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -96,7 +96,7 @@ describe('--follow on a slog being written', () => {
       run.child.kill('SIGINT');
       expect(await run.exited).toBe(0);
       expect(run.stderr()).toBe('');
-      expect(run.stdout() === referenceText(slog, reference)).toBe(true);
+      expectSameText(run.stdout(), referenceText(slog, reference));
     } finally {
       run.child.kill('SIGKILL');
     }
@@ -116,7 +116,7 @@ describe('--follow on a slog being written', () => {
       const plain = await runCli(['--summarize', file]);
       expect(plain.stdout).toContain(`// crank ${finishedAt.get(finishLine)}: `);
       expect(plain.stdout).toContain('(unfinished)');
-      expect(run.stdout() === plain.stdout).toBe(true);
+      expectSameText(run.stdout(), plain.stdout);
     } finally {
       run.child.kill('SIGKILL');
     }

@@ -6,6 +6,8 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { emptyAnnotations, loadAnnotations, type Annotations } from '../src/model/annotations.js';
+import type { RenderOptions } from '../src/render/options.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const FIXTURES = join(ROOT, 'fixtures');
@@ -73,4 +75,61 @@ export function runCli(
     if (opts.stdin !== undefined) child.stdin.end(opts.stdin);
     else child.stdin.end();
   });
+}
+
+/**
+ * Where two texts first differ, as a person reads it: `line 37:` and the two
+ * lines; undefined when they are the same.
+ */
+export function firstDifference(actual: string, expected: string): string | undefined {
+  if (actual === expected) return undefined;
+  const a = actual.split('\n');
+  const b = expected.split('\n');
+  for (let i = 0; i < Math.max(a.length, b.length); i += 1) {
+    if (a[i] !== b[i]) {
+      const show = (line: string | undefined): string => (line === undefined ? '(no line: the text ends)' : JSON.stringify(line));
+      return `line ${i + 1} differs (of ${a.length} and ${b.length} lines)\n  actual:   ${show(a[i])}\n  expected: ${show(b[i])}`;
+    }
+  }
+  return 'the texts differ only in their line ends';
+}
+
+/** Fails with the first differing line (a plain toBe would print two whole texts, or nothing useful). */
+export function expectSameText(actual: string, expected: string, what = 'text'): void {
+  const difference = firstDifference(actual, expected);
+  if (difference !== undefined) throw new Error(`${what}: ${difference}`);
+}
+
+/** The render options and annotations a reference option set (REFERENCE_OPTIONS) stands for. */
+export function renderArgs(args: readonly string[]): { options: Partial<RenderOptions>; annotations: Annotations } {
+  const options: Partial<RenderOptions> = {};
+  let annotations = emptyAnnotations();
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] as string;
+    switch (arg) {
+      case '--nonoise':
+      case '--novatstore':
+      case '--timing':
+      case '--vatspace':
+      case '--summarize':
+      case '--usesloggertags':
+        options[arg.slice(2) as 'nonoise'] = true;
+        break;
+      case '--no-clist':
+        options.clist = false;
+        break;
+      case '--no-crankbreaks':
+        options.crankbreaks = false;
+        break;
+      case '--bigwidth':
+        options.bigWidth = Number(args[(i += 1)]);
+        break;
+      case '--annotations':
+        annotations = loadAnnotations(join(SLOGS, args[(i += 1)] as string));
+        break;
+      default:
+        throw new Error(`renderArgs: ${arg} is not a reference option`);
+    }
+  }
+  return { options, annotations };
 }

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
+import { readSlog, referenceText, runCli, SLOG_NAMES, expectSameText } from './helpers.js';
 import { renderEntries } from './render-helpers.js';
 import type { Line as SlogEntry } from './slog-lines.js';
 
@@ -88,7 +88,7 @@ describe.each(SLOG_NAMES)('%s', (name) => {
         expect(r.stderr).toBe('');
         expect(r.status).toBe(0);
       }
-      expect(na.stdout === nb.stdout).toBe(true);
+      expectSameText(na.stdout, nb.stdout);
       expect(ta.stdout === tb.stdout).toBe(false);
       expect(na.stdout).not.toMatch(/\d+µs/);
     });
@@ -104,7 +104,7 @@ describe.each(SLOG_NAMES)('%s', (name) => {
       expect(r.status).toBe(0);
       const expected = withoutTimeFigures(referenceText(name, reference));
       expect(expected).not.toMatch(/\d+µs/);
-      expect(r.stdout === expected).toBe(true);
+      expectSameText(r.stdout, expected);
     });
   }
 });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CrankSelection, parseCrankRanges, SelectionError } from '../src/analyses/selection.js';
 import { VatNames } from '../src/model/vats.js';
 import type { Crank } from '../src/model/crank.js';
-import { readSlog, referenceText, runCli } from './helpers.js';
+import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';
 
 /** A rendered crank: its number, the vat ID of its header (undefined for routing), and its text. */
 interface Block {
@@ -187,6 +187,6 @@ describe('--cranks and --vat on the text render', () => {
 
   it('without a selection the render is unchanged (outside entries print)', async () => {
     const r = await runCli(['a-local-3.slog']);
-    expect(r.stdout === referenceText('a-local-3', 'default')).toBe(true);
+    expectSameText(r.stdout, referenceText('a-local-3', 'default'));
   });
 });

@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, readSlog, referenceText, runCli, SLOG_NAMES, slogPath } from './helpers.js';
+import { BIN, readSlog, referenceText, runCli, SLOG_NAMES, slogPath, expectSameText } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -276,6 +276,6 @@ describe('trace options', () => {
     const r = await runCli(['trace', '-o', file, slogPath('nope')]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`slogulate: ${slogPath('nope')}: no such file\n`);
-    expect(readFileSync(file, 'utf8') === before).toBe(true);
+    expectSameText(readFileSync(file, 'utf8'), before);
   });
 });

@@ -9,7 +9,7 @@ import { appendFileSync, copyFileSync, existsSync, mkdtempSync, readdirSync, rea
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, FIXTURES, readSlog, referenceText, runCli } from './helpers.js';
+import { BIN, FIXTURES, readSlog, referenceText, runCli, expectSameText } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-watch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -48,7 +48,7 @@ describe('--watch', () => {
       // 1. The first render: half the slog, as a plain render of it says.
       await until('the first render', () => wrote() >= 1);
       const half = await runCli(['--nonoise', '--novatstore', '--annotations', annot, slog]);
-      expect(readFileSync(out, 'utf8') === half.stdout).toBe(true);
+      expectSameText(readFileSync(out, 'utf8'), half.stdout);
 
       // 2. The slog grows to the whole of it: the reference text.
       let renders = wrote();
@@ -74,13 +74,13 @@ describe('--watch', () => {
       await until('the error', () => stderr().includes(`slogulate: annotation file annot.json: kernelRefs.${kref}: expected a string name\n`));
       await new Promise((r) => setTimeout(r, 300));
       expect(wrote()).toBe(renders);
-      expect(readFileSync(out, 'utf8') === expected).toBe(true);
+      expectSameText(readFileSync(out, 'utf8'), expected);
       expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
 
       // 5. Not JSON at all: the same.
       writeFileSync(annot, '{"kernelRefs": ');
       await until('the JSON error', () => /slogulate: annotation file annot\.json: not valid JSON \(.*\)\n/.test(stderr()));
-      expect(readFileSync(out, 'utf8') === expected).toBe(true);
+      expectSameText(readFileSync(out, 'utf8'), expected);
 
       // 6. Fixed, with a new comment: rendered again.
       renders = wrote();

@@ -31,7 +31,9 @@
  */
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
-import { isDelivery, syscallName } from '../model/crank.js';
+import { isDelivery, isReplay, syscallName } from '../model/crank.js';
+import { vatOf } from '../scan/entry-types.js';
+import { ReplayTally, type ReplayStats } from './replays.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { DELIVERY_METHOD_READS, deliveryClass, deliveryMethod } from './delivery-method.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
@@ -43,7 +45,8 @@ export type { DurationStats } from './histogram.js';
 export type { TimeSpan } from './selected-cranks.js';
 
 /** The vat key used for a delivery crank whose vat the slog does not say. */
-export const NO_VAT = '<no vat>';
+export { NO_VAT } from '../model/vats.js';
+import { NO_VAT } from '../model/vats.js';
 
 export interface CrankCounts {
   /** Every crank in the slog, selected or not. */
@@ -116,6 +119,19 @@ export interface SlogAggregate {
   vats: VatCrankStats[];
   /** Sum of every selected delivery's computrons; absent when the slog has none. */
   computrons?: number;
+  /** Transcript replays (vats paged in), per vat: not counted above. */
+  replays: ReplayStats[];
+  /** Crank executions a restart abandoned (run again after it): not counted above. */
+  abandoned: AbandonedStats;
+}
+
+/** The executions a restart abandoned, counted apart. */
+export interface AbandonedStats {
+  cranks: number;
+  deliveries: number;
+  syscalls: number;
+  /** Their crank time, µs. */
+  crankTime: number;
 }
 
 export interface SlogAggregatorConfig {
@@ -130,6 +146,11 @@ class DeliveryAcc {
 
   add(micros: number, computrons: number | undefined): void {
     this.times.addMicros(micros);
+    this.addComputrons(computrons);
+  }
+
+  /** Computrons of a delivery the slog shows only the end of (a lone deliver-result). */
+  addComputrons(computrons: number | undefined): void {
     if (computrons !== undefined) this.computrons = (this.computrons ?? 0) + computrons;
   }
 }
@@ -180,6 +201,8 @@ export class SlogAggregator implements CrankSink {
   /** vatID -> method -> deliveries. */
   private readonly byVatMethod = new Map<string, Map<string, DeliveryAcc>>();
   private readonly vatCranks = new Map<string, VatAcc>();
+  private readonly replays = new ReplayTally();
+  private readonly abandonedRuns: AbandonedStats = { cranks: 0, deliveries: 0, syscalls: 0, crankTime: 0 };
 
   constructor(config: SlogAggregatorConfig = {}) {
     const front: SelectedCranks = new SelectedCranks({
@@ -197,10 +220,21 @@ export class SlogAggregator implements CrankSink {
 
   entry(entry: SlogEntry): void {
     this.front.entry(entry);
+    if (this.front.selection.isAll || this.front.selection.hasVat(vatOf(entry))) this.replays.entry(entry);
   }
 
   crank(crank: Crank): void {
     this.front.crank(crank);
+  }
+
+  /** An execution a restart abandoned: counted apart. */
+  abandoned(crank: Crank): void {
+    if (!this.front.selection.matches(crank)) return;
+    const a = this.abandonedRuns;
+    a.cranks += 1;
+    a.syscalls += crank.timing.syscallCount;
+    for (const item of crank.items) if (item.kind === 'entry' && item.entry.type === 'deliver' && !isReplay(item)) a.deliveries += 1;
+    if (crank.finish && Number.isFinite(crank.timing.total)) a.crankTime += crank.timing.total * 1_000_000;
   }
 
   private add(crank: Crank): void {
@@ -224,6 +258,9 @@ export class SlogAggregator implements CrankSink {
 
     let pending: DeliverEntry | undefined;
     for (const item of crank.items) {
+      if (item.kind === 'entry') this.replays.entry(item.entry);
+      // A vat paged in: its replayed transcript is not this crank's work.
+      if (isReplay(item)) continue;
       if (item.kind === 'syscall') {
         const type = syscallName(item);
         let acc = this.syscallTypes.get(type);
@@ -243,12 +280,27 @@ export class SlogAggregator implements CrankSink {
       const entry = item.entry;
       if (entry.type === 'deliver') {
         pending = entry as DeliverEntry;
-      } else if (entry.type === 'deliver-result' && pending) {
+      } else if (entry.type === 'deliver-result') {
         const result = entry as DeliverResultEntry;
-        this.addDelivery(vat, vatID, pending, result);
+        if (pending) this.addDelivery(vat, vatID, pending, result);
+        else this.addLoneResult(vat, vatID, result);
         pending = undefined;
       }
     }
+  }
+
+  /** A deliver-result whose deliver the slog lacks (it starts in the middle): not a delivery, but its computrons count. */
+  private addLoneResult(vat: VatAcc, vatID: string, result: DeliverResultEntry): void {
+    const computrons = result.computrons;
+    if (computrons === undefined) return;
+    this.allDeliveries.addComputrons(computrons);
+    let perVat = this.byVat.get(vatID);
+    if (!perVat) {
+      perVat = new DeliveryAcc();
+      this.byVat.set(vatID, perVat);
+    }
+    perVat.addComputrons(computrons);
+    vat.computrons = (vat.computrons ?? 0) + computrons;
   }
 
   private addDelivery(vat: VatAcc, crankVat: string, deliver: DeliverEntry, result: DeliverResultEntry): void {
@@ -342,6 +394,8 @@ export class SlogAggregator implements CrankSink {
       deliveriesByVat,
       deliveriesByVatMethod,
       vats: vatRows,
+      replays: this.replays.rows((vatID) => vats.lookup(vatID), compareVatIDs),
+      abandoned: { ...this.abandonedRuns },
     };
     const slogSpan = this.front.slogSpan();
     if (slogSpan) aggregate.slogSpan = slogSpan;

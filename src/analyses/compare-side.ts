@@ -14,7 +14,7 @@
  */
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
-import { syscallName } from '../model/crank.js';
+import { isReplay, syscallName } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
 import { deliveryMethod } from './delivery-method.js';
@@ -66,6 +66,8 @@ class ScopedCounts {
     let method = NO_METHOD;
     let pending: DeliverEntry | undefined;
     for (const item of crank.items) {
+      // A vat paged in: its replayed transcript is not this crank's work.
+      if (isReplay(item)) continue;
       if (item.kind === 'syscall') {
         let types = methods.get(method);
         if (!types) {

@@ -12,6 +12,7 @@
  * prints no line naming their krefs). Only the mentioning lines are kept.
  */
 import type { Crank, CrankItem } from '../model/crank.js';
+import { syscallCall } from '../model/syscall-call.js';
 import { KIND_OBJECT, KIND_PROMISE, KIND_WORDS, type KrefId } from '../model/kref-ids.js';
 import type { KrefModel } from '../model/krefs.js';
 import type { ClistEntry, DeliverEntry } from '../scan/entry-types.js';
@@ -45,24 +46,24 @@ export function rolesIn(item: CrankItem, kref: string): string[] {
   if (item.kind === 'syscall') {
     const ksc = item.call.ksc;
     if (!Array.isArray(ksc)) return roles;
-    switch (ksc[0]) {
+    const call = syscallCall(ksc, true);
+    switch (call.name) {
       case 'send':
-        messageRoles(kref, ksc[1], ksc[2], roles);
+        messageRoles(kref, call.target, { methargs: call.methargs, result: call.result }, roles);
         break;
       case 'resolve':
-        for (const r of Array.isArray(ksc[2]) ? (ksc[2] as unknown[]) : []) {
-          if (!Array.isArray(r)) continue;
-          if (r[0] === kref) roles.push('resolved');
-          if (slotsOf(r[2]).includes(kref)) roles.push('in resolution');
+        for (const r of call.resolutions ?? []) {
+          if (r.target === kref) roles.push('resolved');
+          if (slotsOf(r.data).includes(kref)) roles.push('in resolution');
         }
         break;
       case 'subscribe':
-        if (ksc[2] === kref) roles.push('subscribed');
+        if (call.target === kref) roles.push('subscribed');
         break;
       case 'invoke':
       case 'callNow': {
-        if (ksc[1] === kref) roles.push('invoked');
-        if (slotsOf(ksc[3]).includes(kref)) roles.push('argument');
+        if (call.target === kref) roles.push('invoked');
+        if (slotsOf(call.args).includes(kref)) roles.push('argument');
         const ksr = item.result?.ksr;
         if (Array.isArray(ksr) && slotsOf(ksr[1]).includes(kref)) roles.push('returned');
         break;
@@ -70,13 +71,11 @@ export function rolesIn(item: CrankItem, kref: string): string[] {
       case 'dropImports':
       case 'retireImports':
       case 'retireExports':
-      case 'abandonExports': {
-        const refs = ksc.find((a) => Array.isArray(a));
-        if (Array.isArray(refs) && refs.includes(kref)) roles.push(String(ksc[0]));
+      case 'abandonExports':
+        if (call.refs?.includes(kref)) roles.push(call.name);
         break;
-      }
       case 'exit':
-        if (slotsOf(ksc[3]).includes(kref)) roles.push('exit value');
+        if (slotsOf(call.info).includes(kref)) roles.push('exit value');
         break;
       default:
         break;

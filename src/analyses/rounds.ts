@@ -152,7 +152,7 @@ export class RoundFilter implements CrankSink {
       this.inner.crank(crank);
       return;
     }
-    this.inner.entry(crank.start, crank.firstLine);
+    if (crank.start) this.inner.entry(crank.start, crank.firstLine);
     for (const item of crank.items) {
       if (item.kind === 'entry') this.inner.entry(item.entry, crank.firstLine);
     }

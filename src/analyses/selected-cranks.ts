@@ -73,8 +73,10 @@ export class SelectedCranks implements CrankSink {
     this.cranksSeen += 1;
     this.crankFirst = undefined;
     this.crankLast = undefined;
-    this.vats.observe(crank.start);
-    this.noteTime(crank.start.time);
+    if (crank.start) {
+      this.vats.observe(crank.start);
+      this.noteTime(crank.start.time);
+    }
     // The crank's first and last times, kept here and noted once (every item has one, mostly).
     let first: number | undefined;
     let last: number | undefined;

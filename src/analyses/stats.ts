@@ -4,6 +4,7 @@
  * Times print as whole microseconds, shares as percentages with two decimals.
  */
 import { NO_VAT, type DeliveryStats, type SlogAggregate, type TimeSpan } from './aggregate.js';
+import type { ReplayStats } from './replays.js';
 import { NO_NAME } from '../model/vats.js';
 import { tableMarkdown, tableText, type Column, type Table } from './table.js';
 
@@ -42,6 +43,15 @@ function totalsTable(agg: SlogAggregate, slog: string): Table {
   );
   if (agg.syscalls.unanswered) rows.push(['syscalls without a result', `${agg.syscalls.unanswered}`]);
   if (agg.computrons !== undefined) rows.push(['computrons', `${agg.computrons}`]);
+  // Vats paged in at their creation replay an empty transcript: only replays that did something are shown.
+  if (replayedAny(agg)) {
+    const sum = (f: (r: ReplayStats) => number): number => agg.replays.reduce((acc, r) => acc + f(r), 0);
+    rows.push(['replayed deliveries (not counted above)', `${sum((r) => r.deliveries)} in ${sum((r) => r.replays)} replays (${us(sum((r) => r.micros))}µs)`]);
+  }
+  const a = agg.abandoned;
+  if (a.cranks) {
+    rows.push(['abandoned by a restart (not counted above)', `${a.cranks} cranks, ${a.deliveries} deliveries, ${a.syscalls} syscalls (${us(a.crankTime)}µs)`]);
+  }
   return { title: 'Totals', columns: [left('what'), left('value')], rows };
 }
 
@@ -109,9 +119,26 @@ function vatTable(agg: SlogAggregate): Table {
   };
 }
 
+/** Did any replay replay a delivery? */
+function replayedAny(agg: SlogAggregate): boolean {
+  return agg.replays.some((r) => r.deliveries > 0);
+}
+
+function replayTable(agg: SlogAggregate): Table {
+  const rows = agg.replays.map((r) => [r.vatID, vatName(r.vatID, r.vatName), `${r.replays}`, `${r.deliveries}`, us(r.micros)]);
+  return {
+    title: 'Replays by vat',
+    columns: [left('vat'), left('name'), right('replays'), right('deliveries'), right('time µs')],
+    rows,
+    note: 'a vat paged in replays its transcript: not deliveries of any crank; its time is in the crank that paged it in',
+  };
+}
+
 /** Every table of `slogulate stats`, in print order. */
 export function statsTables(agg: SlogAggregate, slog: string): Table[] {
-  return [totalsTable(agg, slog), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg)];
+  const tables = [totalsTable(agg, slog), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg)];
+  if (replayedAny(agg)) tables.push(replayTable(agg));
+  return tables;
 }
 
 /** The tables as text (blank line between tables) or markdown; ends with a newline. */

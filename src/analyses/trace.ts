@@ -15,7 +15,7 @@
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank, SyscallPair } from '../model/crank.js';
-import { syscallName } from '../model/crank.js';
+import { crankStartTime, syscallName } from '../model/crank.js';
 import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { READ_ALL } from '../scan/reads.js';
@@ -130,7 +130,7 @@ export class TraceWriter implements CrankSink {
 
   crank(crank: Crank): void {
     if (this.selectCrank && !this.selectCrank(crank)) return;
-    const start = this.ns(crank.start.time);
+    const start = this.ns(crankStartTime(crank));
     if (start === undefined) return;
     const end = Math.max(start, this.ns(crank.finish ? crank.finish.time : lastTime(crank)) ?? start);
     this.cranks += 1;
@@ -159,7 +159,8 @@ export class TraceWriter implements CrankSink {
     if (!crank.finish) args.unfinished = true;
     this.event({ name: this.firstLine(crank), cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
     for (const item of crank.items) {
-      if (item.kind === 'syscall') this.syscallSlice(crank, item, tid, start, end);
+      // A replayed syscall (a vat paged in) is not one of the crank's: the crank's slice holds its time.
+      if (item.kind === 'syscall' && !item.replay) this.syscallSlice(crank, item, tid, start, end);
     }
   }
 
@@ -184,7 +185,7 @@ export class TraceWriter implements CrankSink {
   }
 
   private routingSlice(crank: Crank, start: number, end: number): void {
-    const message = crank.start.message;
+    const message = crank.start?.message;
     const args: Record<string, unknown> = { crank: crank.crankNum };
     if (typeof message?.type === 'string') args.messageType = message.type;
     if (crank.vatID !== undefined) args.vat = crank.vatID;
@@ -240,7 +241,7 @@ function lastTime(crank: Crank): number | undefined {
   const see = (t: unknown): void => {
     if (typeof t === 'number' && Number.isFinite(t) && (last === undefined || t > last)) last = t;
   };
-  see(crank.start.time);
+  see(crank.start?.time);
   for (const item of crank.items) {
     if (item.kind === 'syscall') {
       see(item.call.time);
@@ -256,9 +257,9 @@ function lastTime(crank: Crank): number | undefined {
  * A crank's message, from its crank-start: `send: @ko23 <- bootstrap(...): @kp40`,
  * `notify: v1 @kp41`, `startVat: v1`. Always in kernel space.
  */
-export function messageText(ctx: RenderContext, start: CrankStartEntry): string {
-  const message = start.message;
-  const type = (typeof message?.type === 'string' ? message.type : start.crankType) ?? 'crank';
+export function messageText(ctx: RenderContext, start: CrankStartEntry | undefined): string {
+  const message = start?.message;
+  const type = (typeof message?.type === 'string' ? message.type : start?.crankType) ?? 'crank';
   if (type === 'send' && message) {
     const msg = (message.msg ?? {}) as { methargs?: unknown; result?: unknown };
     const { method, args } = renderMethargs(msg.methargs, { bigWidth: ctx.bigWidth, pref: (ref) => ctx.kref(ref) });

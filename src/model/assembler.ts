@@ -1,33 +1,56 @@
 /**
  * Groups a stream of slog entries into cranks. Entries outside any crank
  * (startup, kernel-level, chain-level) pass through one by one; a crank is
- * handed over whole when its crank-finish arrives, or at the end of the
- * input when the slog stops inside it (then `finish` is absent).
+ * handed over whole when its crank-finish arrives, or, unfinished (no
+ * `finish`), when the next crank begins without it or the input ends.
+ *
+ * Slogs as nodes write them (SLOG-FORMAT.md, "Slogs as real nodes write them"):
+ * - a crank's entries carry its `crankNum`: entries with one while no crank
+ *   is open (a slog that starts inside a crank, a crank-start line that is
+ *   missing or damaged) begin a crank of their own (`opening`), and an entry
+ *   with another crank's number closes the open crank (unfinished) and
+ *   begins its own;
+ * - older kernels write a crank-start without number or type: the number is
+ *   the first an entry of the crank carries, and a crank where a vat ran (a
+ *   delivery, a syscall) is a delivery crank;
+ * - transcript replays (`replay: true`) inside a crank are kept in its
+ *   items, marked, and are not its syscalls or deliveries;
+ * - a restart (a kernel-init-start after the first) runs again the cranks
+ *   the kernel had not committed: a crank whose number the slog already
+ *   showed before the restart is marked `again`.
  *
  * Memory: one crank at a time.
  */
-import type { Crank, SyscallPair } from './crank.js';
-import type {
-  CrankFinishEntry,
-  CrankStartEntry,
-  DeliverEntry,
-  DeliverResultEntry,
-  SlogEntry,
-  SyscallEntry,
-  SyscallResultEntry,
+import type { Crank, CrankOpening, SyscallPair } from './crank.js';
+import {
+  isCrankEntry,
+  vatOf,
+  type CrankEntry,
+  type CrankFinishEntry,
+  type CrankStartEntry,
+  type DeliverEntry,
+  type DeliverResultEntry,
+  type SlogEntry,
+  type SyscallEntry,
+  type SyscallResultEntry,
 } from '../scan/entry-types.js';
-import { vatOf } from '../scan/entry-types.js';
 
 export interface CrankSink {
   /** An entry outside any crank. */
   entry(entry: SlogEntry, line: number): void;
-  /** A whole crank (finished, or unfinished at the end of input). */
+  /** A whole crank (finished, or unfinished). */
   crank(crank: Crank): void;
 }
 
 export class CrankAssembler {
   private current: Crank | undefined;
   private pending: SyscallPair | undefined;
+  /** Kernel starts seen: more than one means restarts. */
+  private kernelStarts = 0;
+  private sawCrankStart = false;
+  /** The highest crank number seen, and the highest seen before the last restart (cranks up to it ran before). */
+  private maxCrank = -1;
+  private ranBefore = -1;
 
   constructor(private readonly sink: CrankSink) {}
 
@@ -36,38 +59,57 @@ export class CrankAssembler {
     return this.current !== undefined;
   }
 
-  /** Is a syscall of the open crank waiting for its result? */
-  get awaitingResult(): boolean {
-    return this.pending !== undefined;
-  }
-
-  /** The syscall of the open crank waiting for its result, if any. */
-  get pendingSyscall(): SyscallEntry | undefined {
-    return this.pending?.call;
+  /** Restarts seen so far (kernel-init-start entries after the first). */
+  get restarts(): number {
+    return Math.max(0, this.kernelStarts - 1);
   }
 
   push(entry: SlogEntry, line: number): void {
     const type = entry.type;
     if (type === 'crank-start') {
-      if (this.current) this.flushUnfinished();
-      this.open(entry as CrankStartEntry, line);
+      const open = this.current;
+      // The same crank-start again (a line written twice): the first stands for nothing.
+      if (open && open.items.length === 0 && open.crankNum === (entry as CrankStartEntry).crankNum) this.current = undefined;
+      else if (open) this.flushUnfinished();
+      this.sawCrankStart = true;
+      this.open(entry as CrankStartEntry, undefined, 'start', line);
       return;
     }
-    const crank = this.current;
-    if (!crank) {
+    if (type === 'kernel-init-start') {
+      // The kernel starts again (a restart): what was open will not finish.
+      if (this.current) this.flushUnfinished();
+      this.kernelStarts += 1;
+      if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxCrank);
       this.sink.entry(entry, line);
       return;
     }
+    const crankNum = isCrankEntry(entry) ? (entry as { crankNum?: number }).crankNum : undefined;
+    let crank = this.current;
+    if (crankNum !== undefined && crank !== undefined && crank.crankNum === crank.crankNum && crankNum !== crank.crankNum) {
+      // Another crank's entry: this crank will not finish (its crank-finish is missing), and that one began without its crank-start.
+      this.flushUnfinished();
+      crank = undefined;
+    }
+    if (!crank) {
+      if (crankNum === undefined || type === 'crank-finish') {
+        this.sink.entry(entry, line);
+        return;
+      }
+      crank = this.open(undefined, entry as CrankEntry, this.sawCrankStart ? 'no-start' : 'before-slog', line);
+    }
     crank.lastLine = line;
+    if (crankNum !== undefined && crank.crankNum !== crank.crankNum) this.number(crank, crankNum);
     switch (type) {
       case 'crank-finish':
         this.close(entry as CrankFinishEntry);
         return;
       case 'syscall': {
         if (this.pending) this.settlePending();
-        crank.timing.syscallCount += 1;
-        this.pending = { kind: 'syscall', call: entry as SyscallEntry, seconds: 0 };
-        this.noteVat(entry);
+        const call = entry as SyscallEntry;
+        const replay = call.replay === true;
+        if (!replay) crank.timing.syscallCount += 1;
+        this.pending = { kind: 'syscall', call, seconds: 0, replay };
+        if (!replay) this.noteVat(entry);
         return;
       }
       case 'syscall-result': {
@@ -75,7 +117,7 @@ export class CrankAssembler {
         if (pair) {
           pair.result = entry as SyscallResultEntry;
           pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
-          if (Number.isFinite(pair.seconds)) crank.timing.syscall += pair.seconds;
+          if (!pair.replay && Number.isFinite(pair.seconds)) crank.timing.syscall += pair.seconds;
           crank.items.push(pair);
           this.pending = undefined;
         } else {
@@ -83,19 +125,27 @@ export class CrankAssembler {
         }
         return;
       }
-      case 'deliver':
-        crank.deliver ??= entry as DeliverEntry;
+      case 'deliver': {
+        const deliver = entry as DeliverEntry;
+        if (deliver.replay !== true) {
+          crank.deliver ??= deliver;
+          // An older kernel's crank-start does not say: a crank that delivers is a delivery crank.
+          if (crank.crankType === '') crank.crankType = 'delivery';
+        }
         break;
+      }
       case 'deliver-result': {
         const dr = entry as DeliverResultEntry;
-        crank.deliverResult = dr;
-        if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
+        if (dr.replay !== true) {
+          crank.deliverResult = dr;
+          if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
+        }
         break;
       }
       default:
         break;
     }
-    this.noteVat(entry);
+    if ((entry as { replay?: unknown }).replay !== true) this.noteVat(entry);
     crank.items.push({ kind: 'entry', entry });
   }
 
@@ -109,18 +159,31 @@ export class CrankAssembler {
     if (crank && crank.vatID === undefined && entry.type !== 'create-vat') crank.vatID = vatOf(entry);
   }
 
-  private open(start: CrankStartEntry, line: number): void {
-    const vatID = start.vatID ?? start.message?.vatID;
-    this.current = {
-      crankNum: start.crankNum ?? NaN,
-      crankType: start.crankType ?? 'delivery',
-      vatID: typeof vatID === 'string' ? vatID : undefined,
-      start,
+  private number(crank: Crank, crankNum: number): void {
+    crank.crankNum = crankNum;
+    crank.again = this.kernelStarts > 1 && crankNum <= this.ranBefore;
+    if (crankNum > this.maxCrank) this.maxCrank = crankNum;
+  }
+
+  private open(start: CrankStartEntry | undefined, first: CrankEntry | undefined, opening: CrankOpening, line: number): Crank {
+    const vatID = start ? (start.vatID ?? start.message?.vatID) : undefined;
+    const crank: Crank = {
+      crankNum: NaN,
+      // '' until a delivery or the crank-finish says (older kernels' crank-starts have no type).
+      crankType: start?.crankType ?? '',
+      vatID,
+      ...(start ? { start } : {}),
+      opening,
+      again: false,
       items: [],
       timing: { total: NaN, syscall: 0, syscallCount: 0 },
       firstLine: line,
       lastLine: line,
     };
+    const crankNum = start?.crankNum ?? (first as { crankNum?: number } | undefined)?.crankNum;
+    if (crankNum !== undefined) this.number(crank, crankNum);
+    this.current = crank;
+    return crank;
   }
 
   /** A syscall whose result never came (a new syscall started, or the crank ended). */
@@ -129,19 +192,25 @@ export class CrankAssembler {
     this.pending = undefined;
   }
 
+  /** Hands the open crank over. */
+  private handOver(crank: Crank): void {
+    this.current = undefined;
+    // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
+    if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
+    this.sink.crank(crank);
+  }
+
   private close(finish: CrankFinishEntry): void {
     const crank = this.current as Crank;
     this.settlePending();
     crank.finish = finish;
-    crank.timing.total = (finish.time ?? NaN) - (crank.start.time ?? NaN);
-    this.current = undefined;
-    this.sink.crank(crank);
+    crank.timing.total = crank.start ? (finish.time ?? NaN) - (crank.start.time ?? NaN) : (finish.seconds ?? NaN);
+    this.handOver(crank);
   }
 
   private flushUnfinished(): void {
     const crank = this.current as Crank;
     this.settlePending();
-    this.current = undefined;
-    this.sink.crank(crank);
+    this.handOver(crank);
   }
 }

@@ -25,6 +25,7 @@ import type { Crank, SyscallPair } from './crank.js';
 import { Interner } from './interner.js';
 import { formatKref, krefId, krefKind, KIND_OBJECT, KIND_PROMISE, type KrefId, type KrefKind } from './kref-ids.js';
 import { KrefRows } from './kref-rows.js';
+import { syscallCall } from './syscall-call.js';
 import type { ClistEntry, DeliverEntry, SlogEntry } from '../scan/entry-types.js';
 import { methodName } from '../scan/method-name.js';
 import { READ_ALL } from '../scan/reads.js';
@@ -361,7 +362,7 @@ export class KrefModel implements CrankSink {
 
   /** A routing crank: a message the kernel itself sent first shows here. */
   private routing(crank: Crank): void {
-    const message = crank.start.message;
+    const message = crank.start?.message;
     if (message?.type === 'send') {
       const msg = message.msg as { methargs?: unknown; result?: unknown } | undefined;
       this.see(message.target, -1);
@@ -474,52 +475,45 @@ export class KrefModel implements CrankSink {
   private syscall(pair: SyscallPair, facts: CrankFacts): void {
     const ksc = pair.call.ksc;
     if (!Array.isArray(ksc)) return;
-    switch (ksc[0]) {
+    const call = syscallCall(ksc, true);
+    switch (call.name) {
       case 'send':
-        this.send(ksc[1], ksc[2], facts);
+        this.send(call.target, { methargs: call.methargs, result: call.result }, facts);
         return;
-      case 'resolve': {
-        const resolutions = ksc[2];
-        if (!Array.isArray(resolutions)) return;
-        for (const resolution of resolutions as unknown[]) {
-          if (!Array.isArray(resolution)) continue;
-          const [kpid, rejected, data] = resolution as [unknown, unknown, unknown];
-          const id = this.see(kpid);
+      case 'resolve':
+        for (const { target, rejected, data } of call.resolutions ?? []) {
+          const id = this.see(target);
           if (id < 0) continue;
-          this.settle(id, rejected === true, this.vat);
+          this.settle(id, rejected, this.vat);
           this.createInCapData(data, Origin.RESOLUTION, this.vat, { method: -1, count: -1, parent: id });
-          facts.actions.push({ kind: 'resolve', promise: id, rejected: rejected === true });
+          facts.actions.push({ kind: 'resolve', promise: id, rejected });
         }
         return;
-      }
       case 'invoke':
       case 'callNow': {
-        const device = this.see(ksc[1]);
-        const methodId = this.methods.id(String(ksc[2]));
+        const device = this.see(call.target);
+        const methodId = this.methods.id(String(call.method));
         const count = this.nextCount(this.invokeCounts, methodId);
         const carrier = { method: methodId, count, parent: device };
-        this.createInCapData(ksc[3], Origin.INVOKE_ARG, this.vat, carrier);
+        this.createInCapData(call.args, Origin.INVOKE_ARG, this.vat, carrier);
         const ksr = pair.result?.ksr;
         if (Array.isArray(ksr) && ksr[0] === 'ok') this.createInCapData(ksr[1], Origin.INVOKE_RESULT, this.vat, carrier);
         return;
       }
       case 'subscribe':
-        this.see(ksc[2]);
+        this.see(call.target);
         return;
       case 'dropImports':
       case 'retireImports':
       case 'retireExports':
-      case 'abandonExports': {
-        const refs = ksc.find((a) => Array.isArray(a));
-        if (!Array.isArray(refs)) return;
-        for (const ref of refs as unknown[]) {
+      case 'abandonExports':
+        for (const ref of call.refs ?? []) {
           const id = this.see(ref);
-          if (id < 0 || ksc[0] !== 'abandonExports') continue;
+          if (id < 0 || call.name !== 'abandonExports') continue;
           if (this.rows.get(id, F_DROPPED) === -1) this.rows.set(id, F_DROPPED, this.crankNum);
           if (this.rows.get(id, F_RETIRED) === -1) this.rows.set(id, F_RETIRED, this.crankNum);
         }
         return;
-      }
       default:
         return;
     }

@@ -2,14 +2,19 @@
  * What the crank model reads of each crank entry (assembler.ts: cranks,
  * syscall pairs and timings; vats.ts: names): every pass reads at least
  * this, whatever its consumer asks for besides (scan/reads.ts).
+ *
+ * `crankNum` on every crank entry (where cranks begin and end, when their
+ * crank-start or crank-finish is missing), `replay` (transcript replays are
+ * not the crank's work), `time` (timings), a crank-finish's `seconds` (the
+ * time of a crank whose crank-start the slog lacks), the vats entries name.
  */
 import type { Reads } from '../scan/reads.js';
 
 export const MODEL_READS: Reads = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageHead', 'time'],
-  'crank-finish': ['crankNum', 'time'],
+  'crank-finish': ['crankNum', 'time', 'seconds'],
   syscall: ['crankNum', 'vatID', 'replay', 'time'],
-  'syscall-result': ['crankNum', 'replay', 'time'],
+  'syscall-result': ['crankNum', 'vatID', 'replay', 'time'],
   deliver: ['crankNum', 'vatID', 'replay'],
   'deliver-result': ['crankNum', 'vatID', 'replay', 'computrons'],
   clist: ['crankNum', 'vatID'],

@@ -6,6 +6,8 @@
 import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 
 export const NO_NAME = '<no name>';
+/** A crank whose vat the slog does not say. */
+export const NO_VAT = '<no vat>';
 
 export class VatNames {
   private readonly learned = new Map<string, string>();

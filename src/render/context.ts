@@ -33,6 +33,15 @@ export class RenderContext {
     return !this.options.vatspace;
   }
 
+  private replay: RenderContext | undefined;
+
+  /** The context transcript replays are printed in: vat space (replays have no kernel-space forms). */
+  replayContext(): RenderContext {
+    if (this.options.vatspace) return this;
+    this.replay ??= new RenderContext({ ...this.options, vatspace: true }, this.annotations, this.vats);
+    return this.replay;
+  }
+
   /** A kernel ref: `<name>` from kernelRefs, else `@ko12`. */
   kref(ref: Ref | undefined): string {
     const name = ref === undefined ? undefined : this.annotations.kernelRefs.get(ref);

@@ -1,8 +1,19 @@
 /**
  * One crank as text: its header and its lines in slog order.
  */
-import type { Crank } from '../model/crank.js';
-import type { ClistEntry, ConsoleEntry, DeliverEntry, DeliverResultEntry, OtherEntry, SlogEntry } from '../scan/entry-types.js';
+import { isReplay, type Crank, type CrankItem } from '../model/crank.js';
+import type {
+  ClistEntry,
+  ConsoleEntry,
+  CrankFinishEntry,
+  DeliverEntry,
+  DeliverResultEntry,
+  OtherEntry,
+  SlogEntry,
+  SyscallResultEntry,
+} from '../scan/entry-types.js';
+import { NO_VAT } from '../model/vats.js';
+import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
 import { inline, micros, percent } from './format.js';
@@ -23,26 +34,53 @@ export function timingText(crank: Crank, noTimes = false): string {
 export function crankVatName(ctx: RenderContext, crank: Crank): string {
   const named = ctx.vats.lookup(crank.vatID);
   if (named !== undefined) return named;
-  const message = crank.start.message;
+  const message = crank.start?.message;
   const dynamicName = message?.type === 'create-vat' ? message.dynamicOptions?.name : undefined;
   return typeof dynamicName === 'string' && dynamicName ? dynamicName : ctx.vats.label(crank.vatID);
 }
 
+/** A crank's number as printed (`?` when the slog never says it). */
+export function crankNumber(crank: Crank): string {
+  return Number.isNaN(crank.crankNum) ? '?' : `${crank.crankNum}`;
+}
+
+/**
+ * The crank's vat in its header. A crank that names none (a message to a vat
+ * that is gone): `<no vat>`; but a whole one prints `undefined`, as the
+ * reference text (the slogulator's) does, byte for byte.
+ */
+function vatText(crank: Crank): string {
+  if (crank.vatID !== undefined) return crank.vatID;
+  return crank.finish && crank.opening === 'start' ? 'undefined' : NO_VAT;
+}
+
+/** What a header says of how the crank began and when it ran (SLOG-FORMAT.md, "Slogs as real nodes write them"). */
+function openingText(crank: Crank): string {
+  if (crank.opening === 'before-slog') return ' (started before the slog)';
+  if (crank.opening === 'no-start') return ' (crank-start missing)';
+  return '';
+}
+
 /**
  * `// crank 96: v1 bootstrap --- label [timing]`, `// crank 21: routing 118µs`,
- * or `// crank 50: v1 bootstrap (unfinished)`.
+ * `// crank 50: v1 bootstrap (unfinished)`, `// crank 11: v6 carol (started
+ * before the slog)`, `... (again after restart)`. A crank the slog has only
+ * part of (unfinished, or without its start) prints no timing.
  */
 export function crankHeader(ctx: RenderContext, crank: Crank): string {
-  const { crankNum } = crank;
+  const num = crankNumber(crank);
   const routing = crank.crankType === 'routing';
-  const who = routing ? 'routing' : `${crank.vatID} ${crankVatName(ctx, crank)}`;
-  if (!crank.finish) return `// crank ${crankNum}: ${who} (unfinished)`;
+  const who = routing ? 'routing' : `${vatText(crank)} ${crankVatName(ctx, crank)}`;
+  const again = crank.again ? ' (again after restart)' : '';
+  const opening = openingText(crank);
+  if (!crank.finish) return `// crank ${num}: ${who}${opening} (unfinished)${again}`;
   const { timing, noTimes } = ctx.options;
-  if (routing) return `// crank ${crankNum}: routing${timing ? ctx.took(crank.timing.total) : ''}`;
-  const label = ctx.annotations.crankLabels.get(crankNum);
+  const whole = opening === '';
+  if (routing) return `// crank ${num}: routing${timing && whole ? ctx.took(crank.timing.total) : ''}${opening}${again}`;
+  const label = ctx.annotations.crankLabels.get(crank.crankNum);
   const labelText = label === undefined ? '' : ` --- ${label}`;
-  const timingPart = timing ? ` ${timingText(crank, noTimes)}` : '';
-  return `// crank ${crankNum}: ${who}${labelText}${timingPart}`;
+  const timingPart = timing && whole ? ` ${timingText(crank, noTimes)}` : '';
+  return `// crank ${num}: ${who}${labelText}${timingPart}${opening}${again}`;
 }
 
 function clistLine(ctx: RenderContext, entry: ClistEntry): string[] {
@@ -57,7 +95,10 @@ function clistText(ctx: RenderContext, entry: ClistEntry): string {
 }
 
 function consoleLine(ctx: RenderContext, entry: ConsoleEntry): string {
+  // Kernel messages (`source: "kernel"`) have no level.
+  if (entry.level === undefined) return `console: ${Array.isArray(entry.args) ? entry.args.map(inline).join(' ') : ''}`;
   const level = inline(entry.level);
+  // The slogger's tag names the state even when the entry has none, as the reference text does: `console log (undefined)`.
   const tag = ctx.tag(level, `console ${level} (${entry.state === undefined ? 'undefined' : inline(entry.state)})`);
   const args = Array.isArray(entry.args) ? entry.args.map(inline).join(' ') : '';
   return `${tag}: ${args}`;
@@ -80,6 +121,24 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
       return clistLine(ctx, entry as ClistEntry);
     case 'console':
       return [consoleLine(ctx, entry as ConsoleEntry)];
+    case 'crank-finish': {
+      // One whose crank-start the slog lacks, outside any crank.
+      const finish = entry as CrankFinishEntry;
+      if (ctx.options.nonoise) return [];
+      const seconds = finish.seconds;
+      return [`crank-finish:${seconds === undefined ? '' : ctx.took(seconds)} crank ${finish.crankNum ?? '?'}`];
+    }
+    case 'syscall-result': {
+      // A result whose syscall the slog lacks (it starts in the middle): only a failure says anything.
+      const result = entry as SyscallResultEntry;
+      const sr = ctx.kernelSpace ? result.ksr : result.vsr;
+      const status = Array.isArray(sr) ? sr[0] : undefined;
+      return status === undefined || status === 'ok' ? [] : [`${ctx.tag('result', 'syscall-result')}: ${inline(status)} ${inline(sr?.[1])}`];
+    }
+    case 'crank-start':
+    case 'syscall':
+      // Never outside a crank: the crank model opens one for them.
+      return [];
     default:
       return kernel.lines(entry as OtherEntry) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
@@ -120,12 +179,29 @@ export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank)
 export function appendCrankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank, out: string[]): void {
   ctx.currentVat = crank.vatID;
   const { nonoise } = ctx.options;
-  if (!nonoise) out.push(`crank-start: ${crank.crankType} crank ${crank.crankNum}`);
+  if (crank.start && !nonoise) out.push(`crank-start: ${crank.crankType} crank ${crankNumber(crank)}`);
   for (const item of crank.items) {
-    if (item.kind === 'syscall') appendSyscallLines(ctx, item, out);
+    if (isReplay(item)) {
+      // A vat paged in: its transcript, in vat space (what it has), each line marked; --nonoise drops it.
+      if (!nonoise) appendReplayLines(ctx, kernel, item, out);
+    } else if (item.kind === 'syscall') appendSyscallLines(ctx, item, out);
     else appendEntryLines(ctx, kernel, item.entry, out);
   }
   if (crank.finish && !nonoise) {
-    out.push(`crank-finish:${ctx.took(crank.timing.total)} crank ${crank.finish.crankNum}`);
+    const total = crank.timing.total;
+    out.push(`crank-finish:${Number.isNaN(total) ? '' : ctx.took(total)} crank ${crank.finish.crankNum ?? crankNumber(crank)}`);
   }
+}
+
+/**
+ * The lines of a replayed entry or syscall: as --vatspace prints it live,
+ * each line prefixed `replay ` (SLOG-FORMAT.md, "Replays").
+ */
+export function appendReplayLines(ctx: RenderContext, kernel: KernelLines, item: CrankItem, out: string[]): void {
+  const replay = ctx.replayContext();
+  replay.currentVat = item.kind === 'syscall' ? item.call.vatID : vatOf(item.entry);
+  const lines: string[] = [];
+  if (item.kind === 'syscall') appendSyscallLines(replay, item, lines);
+  else appendEntryLines(replay, kernel, item.entry, lines);
+  for (const text of lines) for (const line of text.split('\n')) out.push(`replay ${line}`);
 }

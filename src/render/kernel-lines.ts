@@ -11,7 +11,7 @@ import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
 import { renderCapData } from './values.js';
 
-/** The open half of each start/finish pair. */
+/** The open half of each start/finish pair (NaN or undefined: none open). */
 class Spans {
   kernelInit = NaN;
   bundleKernel = NaN;
@@ -25,6 +25,9 @@ class Spans {
 }
 
 const t = (entry: OtherEntry): number => (typeof entry.time === 'number' ? entry.time : NaN);
+
+/** A -finish entry's own duration (`seconds`, written by newer kernels and the chain), or NaN. */
+const ownSeconds = (entry: OtherEntry): number => (typeof entry.seconds === 'number' ? entry.seconds : NaN);
 
 /** Fields a generic `cosmic-swingset-*` line leaves out. */
 const GENERIC_SKIP = new Set(['type', 'time', 'monotime']);
@@ -49,20 +52,31 @@ export class KernelLines {
       case 'kernel-init-start':
         s.kernelInit = t(entry);
         return [];
-      case 'kernel-init-finish':
-        return [`kernel-init:${this.ctx.took(t(entry) - s.kernelInit)}`];
+      case 'kernel-init-finish': {
+        const start = s.kernelInit;
+        s.kernelInit = NaN;
+        return [`kernel-init${this.since(start, entry)}`];
+      }
       case 'bundle-kernel-start':
         s.bundleKernel = t(entry);
         return [];
-      case 'bundle-kernel-finish':
-        return [`bundle-kernel:${this.ctx.took(t(entry) - s.bundleKernel)}`];
+      case 'bundle-kernel-finish': {
+        const start = s.bundleKernel;
+        s.bundleKernel = NaN;
+        return [`bundle-kernel${this.since(start, entry)}`];
+      }
       case 'import-kernel-start':
         s.importKernel = t(entry);
         return [];
-      case 'import-kernel-finish':
-        return [`kernel-import:${this.ctx.took(t(entry) - s.importKernel)}`];
+      case 'import-kernel-finish': {
+        const start = s.importKernel;
+        s.importKernel = NaN;
+        return [`kernel-import${this.since(start, entry)}`];
+      }
       case 'create-vat': {
         const vatID = String(entry.vatID);
+        // A bare create-vat (a vat the restarted kernel did not create, only loaded): its name and nothing else.
+        if (entry.dynamic === undefined && entry.description === undefined) return [`create-vat: ${vatID} ${ctx.vats.label(vatID)}`];
         const how = entry.dynamic ? 'dynamic' : 'static';
         return [`create-vat: ${vatID} ${ctx.vats.label(vatID)} ${how} "${inline(entry.description)}"`];
       }
@@ -71,20 +85,22 @@ export class KernelLines {
         return [];
       case 'vat-startup-finish': {
         const start = s.vatStartup;
-        if (!start || start.vatID !== entry.vatID) {
-          return [`vat-startup-finish vat ${inline(entry.vatID)} doesn't match vat-startup-start vat ${inline(start?.vatID)}`];
+        s.vatStartup = undefined;
+        if (start && start.vatID !== entry.vatID) {
+          return [`vat-startup-finish vat ${inline(entry.vatID)} doesn't match vat-startup-start vat ${inline(start.vatID)}`];
         }
-        return [`vat-startup: ${inline(entry.vatID)}${this.ctx.took(t(entry) - start.time)}`];
+        return [`vat-startup: ${inline(entry.vatID)}${this.since(start?.time ?? NaN, entry).replace(/^:/, '')}`];
       }
       case 'start-replay':
         s.replay = { vatID: entry.vatID, time: t(entry) };
         return [`start-replay: ${inline(entry.vatID)} ${inline(entry.deliveries)}`];
       case 'finish-replay': {
         const start = s.replay;
-        if (!start || start.vatID !== entry.vatID) {
-          return [`finish-replay vat ${inline(entry.vatID)} doesn't match start-replay vat ${inline(start?.vatID)}`];
+        s.replay = undefined;
+        if (start && start.vatID !== entry.vatID) {
+          return [`finish-replay vat ${inline(entry.vatID)} doesn't match start-replay vat ${inline(start.vatID)}`];
         }
-        return [`finish-replay ${inline(entry.vatID)}${this.ctx.took(t(entry) - start.time)}`];
+        return [`finish-replay ${inline(entry.vatID)}${this.since(start?.time ?? NaN, entry).replace(/^:/, '')}`];
       }
       case 'heap-snapshot-save': {
         const pos = entry.endPosition as unknown;
@@ -113,14 +129,46 @@ export class KernelLines {
     }
   }
 
-  /** A block-level line that names a mismatch between a -finish and its -start. */
+  /**
+   * `: 2985756µs`, the time from a -start to its -finish, or without the
+   * -start (a slog that begins after it) the -finish's own `seconds`, or
+   * without either nothing: never NaN.
+   */
+  private since(start: number, finish: OtherEntry): string {
+    const seconds = Number.isNaN(start) ? ownSeconds(finish) : t(finish) - start;
+    if (Number.isNaN(seconds)) return '';
+    const took = this.ctx.took(seconds);
+    return took === '' ? ':' : `:${took}`;
+  }
+
+  /**
+   * ` 12µs+34µs`: from the begin-block to the -start, and from the -start to
+   * the -finish; without the -start (a slog that begins after it), the
+   * -finish's own `seconds` as ` +34µs`, or nothing.
+   */
+  private blockTook(start: number, finish: OtherEntry): string {
+    if (this.ctx.options.noTimes) return '';
+    const begin = this.spans.block?.time ?? NaN;
+    if (Number.isNaN(start) || Number.isNaN(begin)) {
+      const seconds = ownSeconds(finish);
+      return Number.isNaN(seconds) ? '' : ` +${micros(seconds)}`;
+    }
+    return ` ${micros(start - begin)}+${micros(t(finish) - start)}`;
+  }
+
+  /**
+   * A block-level line that names a mismatch between a -finish and its
+   * -start; none when no begin-block was seen (a slog that starts inside a
+   * block: nothing to match).
+   */
   private mismatch(entry: OtherEntry, startType: string): string | undefined {
     const block = this.spans.block;
-    if (entry.blockTime !== block?.blockTime) {
+    if (!block) return undefined;
+    if (entry.blockTime !== block.blockTime) {
       return `${entry.type} time ${inline(entry.blockTime)} doesn't match ${startType} time ${inline(block?.blockTime)}`;
     }
-    if (entry.blockHeight !== block?.height) {
-      return `${entry.type} height ${inline(entry.blockHeight)} doesn't match ${startType} height ${inline(block?.height)}`;
+    if (entry.blockHeight !== block.height) {
+      return `${entry.type} height ${inline(entry.blockHeight)} doesn't match ${startType} height ${inline(block.height)}`;
     }
     return undefined;
   }
@@ -137,11 +185,9 @@ export class KernelLines {
       case 'cosmic-swingset-end-block-finish': {
         const bad = this.mismatch(entry, 'cosmic-swingset-begin-block');
         if (bad) return [bad];
-        const begin = s.block?.time ?? NaN;
-        const first = micros(s.endBlockStart - begin);
-        const second = micros(t(entry) - s.endBlockStart);
-        const took = this.ctx.options.noTimes ? '' : ` ${first}+${second}`;
-        return [`cosmic-swingset-end-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${took}`];
+        const start = s.endBlockStart;
+        s.endBlockStart = NaN;
+        return [`cosmic-swingset-end-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${this.blockTook(start, entry)}`];
       }
       case 'cosmic-swingset-commit-block-start':
         s.commitBlockStart = t(entry);
@@ -149,18 +195,18 @@ export class KernelLines {
       case 'cosmic-swingset-commit-block-finish': {
         const bad = this.mismatch(entry, 'cosmic-swingset-begin-block');
         if (bad) return [bad];
-        const begin = s.block?.time ?? NaN;
-        const first = micros(s.commitBlockStart - begin);
-        const second = micros(t(entry) - s.commitBlockStart);
-        const took = this.ctx.options.noTimes ? '' : ` ${first}+${second}`;
-        return [`cosmic-swingset-commit-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${took}`];
+        const start = s.commitBlockStart;
+        s.commitBlockStart = NaN;
+        return [`cosmic-swingset-commit-block: ${inline(entry.blockHeight)} ${inline(entry.blockTime)}${this.blockTook(start, entry)}`];
       }
       case 'cosmic-swingset-bootstrap-block-start':
         s.bootstrapBlock = { blockTime: entry.blockTime, time: t(entry) };
         return [];
       case 'cosmic-swingset-bootstrap-block-finish': {
         const start = s.bootstrapBlock;
-        if (!start || entry.blockTime !== start.blockTime) {
+        s.bootstrapBlock = undefined;
+        if (!start) return [`cosmic-swingset-bootstrap-block${this.since(NaN, entry)}`];
+        if (entry.blockTime !== start.blockTime) {
           return [
             `cosmic-swingset-bootstrap-block-finish time ${inline(entry.blockTime)} doesn't match cosmic-swingset-bootstrap-block-start time ${inline(start?.blockTime)}`,
           ];

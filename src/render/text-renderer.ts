@@ -5,12 +5,12 @@
  */
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
-import type { Crank, SyscallPair } from '../model/crank.js';
+import { isReplay, type Crank, type CrankItem, type SyscallPair } from '../model/crank.js';
 import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import { RenderContext } from './context.js';
-import { appendCrankBody, crankHeader, entryLines } from './crank-text.js';
+import { appendCrankBody, appendReplayLines, crankHeader, entryLines } from './crank-text.js';
 import { KernelLines } from './kernel-lines.js';
 import type { RenderOptions } from './options.js';
 import { syscallLines } from './syscall-lines.js';
@@ -39,6 +39,8 @@ export class TextRenderer implements CrankSink {
   private readonly selectCrank: ((crank: Crank) => boolean) | undefined;
   private readonly printOutside: boolean;
   private outsideSyscall: SyscallPair | undefined;
+  /** Kernel starts printed: every one after the first is a restart. */
+  private kernelStarts = 0;
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
@@ -70,22 +72,39 @@ export class TextRenderer implements CrankSink {
 
   entry(entry: SlogEntry): void {
     this.ctx.currentVat = vatOf(entry);
+    const replay = (entry as { replay?: unknown }).replay === true;
     let lines: string[];
     if (entry.type === 'syscall') {
-      // A slog cut mid-crank (an excerpt, a rotated file) can start with a
-      // crank's syscalls: pair them with their results as inside a crank.
+      // A replay outside any crank (a vat paged in as the kernel starts):
+      // its syscalls are paired with their results as inside a crank.
       lines = this.settleOutsideSyscall();
-      this.outsideSyscall = { kind: 'syscall', call: entry as SyscallEntry, seconds: 0 };
+      this.outsideSyscall = { kind: 'syscall', call: entry as SyscallEntry, seconds: 0, replay };
     } else if (entry.type === 'syscall-result' && this.outsideSyscall) {
       const pair = this.outsideSyscall;
       this.outsideSyscall = undefined;
       pair.result = entry as SyscallResultEntry;
       pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
-      lines = syscallLines(this.ctx, pair);
+      lines = this.itemLines(pair);
     } else {
-      lines = [...this.settleOutsideSyscall(), ...entryLines(this.ctx, this.kernel, entry)];
+      lines = [...this.settleOutsideSyscall(), ...this.itemLines({ kind: 'entry', entry })];
+      if (entry.type === 'kernel-init-start') {
+        // Every kernel start but the first is a restart (SLOG-FORMAT.md, "Restarts").
+        if (this.kernelStarts > 0 && this.ctx.options.crankbreaks) lines.unshift('', '// restart');
+        this.kernelStarts += 1;
+      }
     }
     if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
+  }
+
+  /** The lines of an entry or syscall outside any crank (a replayed one marked and in vat space). */
+  private itemLines(item: CrankItem): string[] {
+    const lines: string[] = [];
+    if (isReplay(item)) {
+      if (!this.ctx.options.nonoise) appendReplayLines(this.ctx, this.kernel, item, lines);
+      return lines;
+    }
+    if (item.kind === 'syscall') return syscallLines(this.ctx, item);
+    return entryLines(this.ctx, this.kernel, item.entry);
   }
 
   private flushOutsideSyscall(): void {
@@ -97,7 +116,7 @@ export class TextRenderer implements CrankSink {
   private settleOutsideSyscall(): string[] {
     const pair = this.outsideSyscall;
     this.outsideSyscall = undefined;
-    return pair ? syscallLines(this.ctx, pair) : [];
+    return pair ? this.itemLines(pair) : [];
   }
 
   crank(crank: Crank): void {

@@ -10,8 +10,10 @@ import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses
 import { COMPARE_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare-side.js';
 import type { SelectionSpec } from '../analyses/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top.js';
+import { TRACE_READS } from '../analyses/trace.js';
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
+import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
@@ -34,8 +36,20 @@ export interface AnalysisInput {
   governHeap?: boolean;
 }
 
-function pass(input: AnalysisInput, reads: Reads, sink: CrankSink, observe?: (entry: SlogEntry, line: number) => void): Promise<PassResult> {
-  return runPass({ ...input, reads, sink, ...(observe ? { observe } : {}) });
+/**
+ * A pass for an analysis: each crank counted once (CommittedCranks: the
+ * executions a restart abandoned go to the sink's `abandoned`).
+ */
+async function pass(
+  input: AnalysisInput,
+  reads: Reads,
+  sink: ExecutionSink,
+  observe?: (entry: SlogEntry, line: number) => void,
+): Promise<PassResult & { executions: CommittedCranks }> {
+  const executions = new CommittedCranks(sink);
+  const result = await runPass({ ...input, reads, sink: executions, ...(observe ? { observe } : {}) });
+  executions.end();
+  return { ...result, executions };
 }
 
 /** `slogulate stats`: the aggregate. */
@@ -92,12 +106,20 @@ export async function krefModelOf(
   return { model, pass: result };
 }
 
-/** Any analysis that is a sink with its reads (the trace writer, and tests). */
+/** Any analysis that is a sink with its reads (and tests): each crank counted once. */
 export function analysisPass(
   input: AnalysisInput,
   reads: Reads,
-  sink: CrankSink,
+  sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
-): Promise<PassResult> {
+): Promise<PassResult & { executions: CommittedCranks }> {
   return pass(input, reads, sink, observe);
+}
+
+/**
+ * The trace: every execution of every crank (one a restart abandoned too, as
+ * it ran), written as the slog is read.
+ */
+export function tracePass(input: AnalysisInput, sink: CrankSink, observe: (entry: SlogEntry, line: number) => void): Promise<PassResult> {
+  return runPass({ ...input, reads: TRACE_READS, sink, observe });
 }

@@ -6,8 +6,8 @@
 import { basename } from 'node:path';
 import type { Command } from 'commander';
 import { CrankSelection } from '../../analyses/selection.js';
-import { TRACE_READS, TraceWriter } from '../../analyses/trace.js';
-import { analysisPass } from '../../run/analyses.js';
+import { TraceWriter } from '../../analyses/trace.js';
+import { tracePass } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { inputsName } from '../../source/inputs.js';
 import { DEFAULT_BIG_WIDTH } from '../../render/options.js';
@@ -73,7 +73,7 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
   selection = new CrankSelection(spec, writer.vats);
   try {
     const result = await passOrFail(
-      analysisPass(
+      tracePass(
         {
           inputs: files,
           onOpen: () => {
@@ -85,7 +85,6 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
           onBadLine: reportBadLine,
         governHeap: true,
         },
-        TRACE_READS,
         writer,
         (entry) => writer.observe(entry),
       ),

@@ -1,0 +1,118 @@
+/**
+ * Each crank counted once, after a restart too (SLOG-FORMAT.md, "Restarts").
+ * A node that crashes appends a new kernel start to its slog and runs again
+ * the cranks it had not committed, with the same numbers: the analyses must
+ * count the execution after the restart and not the abandoned one, which the
+ * slog shows first. That is known only when the cranks run again, so this
+ * sink holds back what it is given since the last commit (a chain's
+ * `cosmic-swingset-commit-block-finish`), within bounds, and at a restart
+ * hands the held cranks that run again to `abandoned` instead of `crank`.
+ *
+ * Bounded: at most MAX_HELD cranks or MAX_HELD_ITEMS of their items are held
+ * (the oldest go on as committed). A slog without commits (a benchmark, a
+ * standalone kernel) whose restart runs again more cranks than that has
+ * some counted twice: `uncertain` then says how many may be.
+ */
+import type { CrankSink } from './assembler.js';
+import type { Crank } from './crank.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+
+/** A sink that also takes the executions a restart abandoned. */
+export interface ExecutionSink extends CrankSink {
+  /** A crank the kernel ran, did not commit, and ran again after a restart (the later run comes to `crank`). */
+  abandoned?(crank: Crank): void;
+}
+
+const MAX_HELD = 2000;
+const MAX_HELD_ITEMS = 100_000;
+
+type Held = { crank: Crank; entry?: undefined; line?: undefined } | { crank?: undefined; entry: SlogEntry; line: number };
+
+export class CommittedCranks implements CrankSink {
+  private readonly held: Held[] = [];
+  private heldCranks = 0;
+  private heldItems = 0;
+  private kernelStarts = 0;
+  /** A restart was seen: held until the first crank after it says where the kernel ran again from. */
+  private restartAt = -1;
+  /** Cranks a restart ran again that had already gone on as committed (the bounds): counted twice. */
+  uncertain = 0;
+  /** The highest crank number that went on early. */
+  private releasedEarly = -1;
+  /** Executions handed to `abandoned`. */
+  abandonedCount = 0;
+
+  constructor(private readonly sink: ExecutionSink) {}
+
+  entry(entry: SlogEntry, line: number): void {
+    if (entry.type === 'kernel-init-start') {
+      this.kernelStarts += 1;
+      if (this.kernelStarts > 1 && this.restartAt < 0) this.restartAt = this.held.length;
+    }
+    this.held.push({ entry, line });
+    if (entry.type === 'cosmic-swingset-commit-block-finish' && this.restartAt < 0) this.release(this.held.length);
+  }
+
+  crank(crank: Crank): void {
+    if (this.restartAt >= 0) this.settleRestart(crank);
+    this.held.push({ crank });
+    this.heldCranks += 1;
+    this.heldItems += crank.items.length;
+    if (this.restartAt < 0) this.trim();
+  }
+
+  /** End of input: everything held goes on. */
+  end(): void {
+    this.restartAt = -1;
+    this.release(this.held.length);
+  }
+
+  /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
+  private settleRestart(first: Crank): void {
+    const from = first.again ? first.crankNum : Infinity;
+    if (from <= this.releasedEarly) this.uncertain += this.releasedEarly - from + 1;
+    const at = this.restartAt;
+    this.restartAt = -1;
+    const held = this.held.splice(0, this.held.length);
+    this.heldCranks = 0;
+    this.heldItems = 0;
+    held.forEach((h, i) => {
+      if (h.crank && i < at && h.crank.crankNum >= from) {
+        this.abandonedCount += 1;
+        this.sink.abandoned?.(h.crank);
+      } else this.pass(h);
+    });
+  }
+
+  private trim(): void {
+    let n = 0;
+    let cranks = this.heldCranks;
+    let items = this.heldItems;
+    while (n < this.held.length && (cranks > MAX_HELD || items > MAX_HELD_ITEMS)) {
+      const h = this.held[n] as Held;
+      if (h.crank) {
+        cranks -= 1;
+        items -= h.crank.items.length;
+        if (h.crank.crankNum > this.releasedEarly) this.releasedEarly = h.crank.crankNum;
+      }
+      n += 1;
+    }
+    if (n > 0) this.release(n);
+  }
+
+  private release(n: number): void {
+    const out = this.held.splice(0, n);
+    for (const h of out) {
+      if (h.crank) {
+        this.heldCranks -= 1;
+        this.heldItems -= h.crank.items.length;
+      }
+      this.pass(h);
+    }
+  }
+
+  private pass(h: Held): void {
+    if (h.crank) this.sink.crank(h.crank);
+    else this.sink.entry(h.entry as SlogEntry, h.line as number);
+  }
+}
