@@ -5,6 +5,8 @@
  */
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
+import { discardPendingOutputs } from './output-file.js';
+import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
 
@@ -66,12 +68,22 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
   return program;
 }
 
-/** `slogulate ... | head`: when the reader goes away, stop quietly (help text included). */
+/**
+ * `slogulate ... | head`: when the reader goes away, stop quietly (help text
+ * included). Any other error writing stdout is one line naming it, status 1.
+ */
+let streamsWatched = false;
 function quietOnClosedPipe(): void {
+  if (streamsWatched) return;
+  streamsWatched = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      if (stream === process.stdout) {
+        discardPendingOutputs();
+        warn(writeError(STDOUT_NAME, err).message);
+      }
+      process.exit(EXIT_FAILURE);
     });
   }
 }
@@ -87,6 +99,8 @@ export async function main(argv: string[] = process.argv): Promise<void> {
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
       return;
     }
+    // A command that failed leaves no temporary output file (output-file.ts).
+    discardPendingOutputs();
     if (err instanceof CliError) {
       warn(err.message);
       process.exitCode = err.exitCode;

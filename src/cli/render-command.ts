@@ -8,7 +8,8 @@ import { CrankSelection } from '../analyses/selection.js';
 import type { Crank } from '../model/crank.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from './common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from './errors.js';
-import { Output } from './output.js';
+import type { Output } from './output.js';
+import { openOutput, outputOptions } from './output-file.js';
 import { runSlog } from './run-slog.js';
 import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
@@ -29,6 +30,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
   /** Commander's spelling of --no-times: false when given. */
   times?: boolean;
   out?: string;
+  force?: boolean;
   strict?: boolean;
   cranks?: string;
   vat?: string[];
@@ -36,6 +38,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
 
 /** Adds the render options (the slogulator's spellings) to a command. */
 export function addRenderOptions(cmd: Command): Command {
+  const [outOption, forceOption] = outputOptions() as [Option, Option];
   cmd
     .option('--nonoise', 'drop routing cranks, crank-start/finish lines, subscribes and clist lines')
     .option('--novatstore', 'drop vatstore syscall lines')
@@ -51,7 +54,8 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--usesloggertags', "use the slogger's full tags (syscall send, notify fulfilled, ...)")
     .option('--summarize', 'end with a count of each entry type')
     .option('--no-times', 'drop every wall-clock figure, so that runs of the same work diff cleanly')
-    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addOption(outOption)
+    .addOption(forceOption)
     .option('--strict', 'exit with status 1 if any line is not a slog entry');
   for (const opt of terminalOptions()) cmd.addOption(opt);
   return cmd;
@@ -75,10 +79,19 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
 /** Renders one slog; resolves to the exit status. */
 export async function renderCommand(file: string | undefined, opts: RenderCliOptions): Promise<number> {
   if (opts.watch) return watchRender(file, opts, (out) => renderCommand(file, { ...opts, watch: false, out }));
+  const out = openOutput(opts.out, { inputs: [file ?? '-', opts.annotations ?? opts.annot], force: opts.force });
+  try {
+    return await render(file, opts, out);
+  } catch (err) {
+    out.discard();
+    throw err;
+  }
+}
+
+async function render(file: string | undefined, opts: RenderCliOptions, out: Output): Promise<number> {
   const annotations = annotationsFrom(opts);
   const spec = selectionFrom(opts);
   const terminal = new TerminalSession(file, opts, annotations);
-  const out = Output.open(opts.out);
   // --cranks/--vat: every entry is still observed (names learned anywhere apply), only
   // selected cranks print; entries outside cranks print only without a selection.
   let selected = 0;
@@ -111,9 +124,7 @@ export async function renderCommand(file: string | undefined, opts: RenderCliOpt
     await out.close();
     if (!selection.isAll && selected === 0) warn(`${result.source.name}: no cranks match ${selection.describe()}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
-  } catch (err) {
+  } finally {
     terminal.close();
-    await out.close().catch(() => undefined);
-    throw err;
   }
 }

@@ -18,7 +18,7 @@ import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type
 import type { SelectionSpec } from '../../analyses/selection.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { runSlog } from '../run-slog.js';
 
 interface CompareCliOptions {
@@ -34,6 +34,7 @@ interface CompareCliOptions {
   changed?: boolean;
   timeRows: number;
   out?: string;
+  force?: boolean;
 }
 
 /** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
@@ -155,7 +156,8 @@ export function register(program: Command): Command {
     .option('--head-log <file>', "read the head's round marks from the benchmark's console output (implies --round-marks)")
     .option('--changed', 'text and markdown: leave out count rows that did not change')
     .option('--time-rows <n>', 'text and markdown: vat+method entries in the time table, largest first (0: all)', parseNonNegativeInt, 10)
-    .option('-o, --out <file>', 'write the report to file instead of stdout');
+;
+  for (const opt of outputOptions('write the report to file instead of stdout')) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
@@ -174,6 +176,8 @@ Examples:
     // The root command shares some spellings (--cranks, --vat, --annotations, --out) and
     // commander hands them to it: read them with the globals, as the other subcommands do.
     const opts = command.optsWithGlobals<CompareCliOptions>();
+    const annotationFile = opts.annotations ?? opts.annot;
+    const out = openOutput(opts.out, { inputs: [base, head, opts.baseLog, opts.headLog, annotationFile], force: opts.force });
     const thresholds = thresholdsFrom(opts.failOn);
     if (base === '-' && head === '-') throw new CliError('only one of base and head can be read from stdin', EXIT_USAGE);
     const annotations = annotationsFrom(opts);
@@ -194,7 +198,6 @@ Examples:
     }
     const comparison = compareSides(baseData, headData);
     const report = { changedOnly: opts.changed === true, timeRows: opts.timeRows };
-    const out = Output.open(opts.out);
     if (opts.format === 'json') out.write(`${JSON.stringify(compareJson(comparison, results), null, 2)}\n`);
     else if (opts.format === 'markdown') out.write(compareMarkdown(comparison, results, report));
     else out.write(compareText(comparison, results, report));

@@ -7,7 +7,7 @@ import { SlogAggregator } from '../../analyses/aggregate.js';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { runSlog } from '../run-slog.js';
 
 interface StatsCliOptions {
@@ -17,6 +17,8 @@ interface StatsCliOptions {
   vat?: string[];
   annotations?: string;
   annot?: string;
+  out?: string;
+  force?: boolean;
 }
 
 export function register(program: Command): Command {
@@ -28,6 +30,7 @@ export function register(program: Command): Command {
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of outputOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -41,6 +44,7 @@ Examples:
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<StatsCliOptions>();
+    const out = openOutput(opts.out, { inputs: [file ?? '-', opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const aggregator = new SlogAggregator({ selection: selectionFrom(opts), vatNames: annotations.vatNames });
     // Reads only the few fields the tables need from most lines.
@@ -48,7 +52,6 @@ Examples:
     const agg = aggregator.result();
     const empty = agg.cranks.selected === 0;
     if (empty) warn(`${run.source.name}: no cranks match ${agg.selection}`);
-    const out = Output.open(undefined);
     if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...agg }, null, 2)}\n`);
     else if (!empty) out.write(formatTables(statsTables(agg, run.source.name), opts.format));
     await out.close();

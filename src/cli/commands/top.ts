@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { TOP_KEYS, TopCollector, type TopKey, type TopResult } from '../../analyses/top.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { runSlog } from '../run-slog.js';
 
 export const DEFAULT_TOP_N = 5;
@@ -19,6 +19,8 @@ interface TopCliOptions {
   vat?: string[];
   annotations?: string;
   annot?: string;
+  out?: string;
+  force?: boolean;
 }
 
 function parseKey(value: string, previous: TopKey[] | undefined): TopKey[] {
@@ -53,6 +55,7 @@ export function register(program: Command): Command {
     .option('--json', 'print the rankings as JSON');
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of outputOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -66,6 +69,7 @@ Examples:
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<TopCliOptions>();
+    const out = openOutput(opts.out, { inputs: [file ?? '-', opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const collector = new TopCollector({ keys: opts.by, n: opts.count, selection, annotations });
@@ -77,7 +81,6 @@ Examples:
     } else if (result.ranked === 0) {
       warn(`${run.source.name}: no finished delivery cranks in ${result.selection}`);
     }
-    const out = Output.open(undefined);
     if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...result }, null, 2)}\n`);
     else if (result.ranked > 0) out.write(topText(result));
     await out.close();
