@@ -9,6 +9,7 @@ import { discardPendingOutputs } from './output-file.js';
 import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
+import { applyRootOptions, requestedSubcommand } from './root-options.js';
 
 const EXAMPLES = `
 Examples:
@@ -26,23 +27,11 @@ function usageError(message: string, write: (s: string) => void): void {
 }
 
 /**
- * The subcommand a command line asks for (its first word that is not an
- * option; `help X` asks for X), if it is one.
- */
-export function requestedSubcommand(args: readonly string[]): string | undefined {
-  const words = args.filter((a) => !a.startsWith('-'));
-  const first = words[0] === 'help' ? words[1] : words[0];
-  return SUBCOMMANDS.some((c) => c.name === first) ? first : undefined;
-}
-
-/**
  * The program. Only the requested subcommand's code is loaded (all of them
  * with `full`, or for `completion`, which describes them all); the others are
  * listed by name and summary for --help.
  */
 export async function buildProgram(options: { args?: readonly string[]; full?: boolean } = {}): Promise<Command> {
-  const requested = requestedSubcommand(options.args ?? []);
-  const full = options.full === true || requested === 'completion';
   const program = new Command();
   program
     .name('slogulate')
@@ -54,7 +43,17 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     .exitOverride()
     .configureOutput({ outputError: usageError });
   addRenderOptions(program);
+  const requested = requestedSubcommand(
+    options.args ?? [],
+    program.options,
+    SUBCOMMANDS.map((c) => c.name),
+  );
+  const full = options.full === true || requested === 'completion';
   program.addHelpText('after', EXAMPLES);
+  // Render options written before a subcommand: handed to it, or a usage error.
+  program.hook('preAction', (root, actionCommand) => {
+    if (actionCommand !== root) applyRootOptions(root, actionCommand);
+  });
   program.action(async (file: string | undefined, opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(file, opts);
   });
@@ -62,7 +61,13 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     const cmd =
       full || sub.name === requested
         ? (await sub.load()).register(program)
-        : program.command(`${sub.name} ${sub.usage.replace('[options]', '').trim()}`.trim()).description(sub.summary);
+        : program
+            .command(`${sub.name} ${sub.usage.replace('[options]', '').trim()}`.trim())
+            .description(sub.summary)
+            .action(() => {
+              // Only the requested subcommand is loaded: running another one is a bug, never a silent success.
+              throw new Error(`subcommand ${sub.name} was not loaded`);
+            });
     cmd.exitOverride().configureOutput({ outputError: usageError });
   }
   return program;
