@@ -3,13 +3,15 @@
  * Each subcommand lives in its own file under src/cli/commands and is
  * registered here.
  */
-import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Argument, Command, CommanderError } from 'commander';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
 import { discardPendingOutputs } from './output-file.js';
 import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
-import { applyRootOptions, requestedSubcommand } from './root-options.js';
+import { applyRootOptions, operandWords, requestedSubcommand } from './root-options.js';
+import { checkRenderOperands } from './unknown-command.js';
 
 const EXAMPLES = `
 Examples:
@@ -19,6 +21,19 @@ Examples:
   cat chain.slog | slogulate -                  read stdin
   slogulate --annotations annot.json chain.slog name krefs, vats and cranks
   slogulate chain.slog | head                   stops quietly when the reader does`;
+
+/** Every command's name, for suggestions. */
+const COMMAND_NAMES = [...SUBCOMMANDS.map((c) => c.name), 'help'];
+
+/** The version in package.json (beside dist/ and src/). */
+function packageVersion(): string {
+  try {
+    const json = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof json.version === 'string' ? json.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
 
 /** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
 function usageError(message: string, write: (s: string) => void): void {
@@ -50,9 +65,12 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
   );
   const full = options.full === true || requested === 'completion';
   program.addHelpText('after', EXAMPLES);
-  // Render options written before a subcommand: handed to it, or a usage error.
+  program.version(packageVersion(), '-V, --version', 'print the version');
   program.hook('preAction', (root, actionCommand) => {
+    // Render options written before a subcommand: handed to it, or a usage error.
     if (actionCommand !== root) applyRootOptions(root, actionCommand);
+    // `slogulate stat f`: a mistyped subcommand, not two slogs.
+    else checkRenderOperands(root.args, COMMAND_NAMES);
   });
   program.action(async (file: string | undefined, opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(file, opts);
@@ -70,6 +88,19 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
             });
     cmd.exitOverride().configureOutput({ outputError: usageError });
   }
+  // `slogulate help [command]` (commander adds none to a command that has an action of its own).
+  program
+    .command('help')
+    .description('show the help of slogulate or of a command')
+    .addArgument(new Argument('[command]', 'a command').choices(SUBCOMMANDS.map((c) => c.name)))
+    .exitOverride()
+    .configureOutput({ outputError: usageError })
+    .action((name: string | undefined) => {
+      const cmd = name === undefined ? program : program.commands.find((c) => c.name() === name);
+      cmd?.outputHelp();
+    });
+  // After the subcommands were added (they would inherit it): the render's operands are checked in preAction.
+  program.allowExcessArguments(true);
   return program;
 }
 
@@ -97,6 +128,9 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   quietOnClosedPipe();
   const program = await buildProgram({ args: argv.slice(2) });
   try {
+    // `slogulate stat --json f`: the subcommand was mistyped, not the option (checked before commander sees --json).
+    const [word] = operandWords(argv.slice(2), program.options);
+    if (word !== undefined && !program.commands.some((c) => c.name() === word)) checkRenderOperands([word], COMMAND_NAMES);
     await program.parseAsync(argv);
   } catch (err) {
     if (err instanceof CommanderError) {

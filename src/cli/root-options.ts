@@ -14,11 +14,8 @@ function takesValue(option: Option): boolean {
   return option.required || option.optional;
 }
 
-/**
- * The subcommand a command line asks for, if it is one of `names`: its first
- * word that is neither an option nor an option's value (`help X` asks for X).
- */
-export function requestedSubcommand(args: readonly string[], rootOptions: readonly Option[], names: readonly string[]): string | undefined {
+/** The first two words of a command line that are neither root options nor their values. */
+export function operandWords(args: readonly string[], rootOptions: readonly Option[]): string[] {
   const valued = new Set(rootOptions.filter(takesValue).flatMap((o) => [o.long, o.short].filter((f): f is string => f !== undefined)));
   const words: string[] = [];
   for (let i = 0; i < args.length && words.length < 2; i += 1) {
@@ -30,6 +27,15 @@ export function requestedSubcommand(args: readonly string[], rootOptions: readon
     }
     words.push(arg);
   }
+  return words;
+}
+
+/**
+ * The subcommand a command line asks for, if it is one of `names`: its first
+ * word that is neither an option nor an option's value (`help X` asks for X).
+ */
+export function requestedSubcommand(args: readonly string[], rootOptions: readonly Option[], names: readonly string[]): string | undefined {
+  const words = operandWords(args, rootOptions);
   const first = words[0] === 'help' ? words[1] : words[0];
   return first !== undefined && names.includes(first) ? first : undefined;
 }

@@ -50,10 +50,10 @@ Examples:
     // Reads only the few fields the tables need from most lines.
     const run = await runSlog({ file, sink: aggregator, analysisLines: { names: true } });
     const agg = aggregator.result();
-    const empty = agg.cranks.selected === 0;
-    if (empty) warn(`${run.source.name}: no cranks match ${agg.selection}`);
+    if (agg.cranks.selected === 0) warn(`${run.source.name}: no cranks match ${agg.selection}`);
     if (opts.json) out.write(`${JSON.stringify({ slog: run.source.name, ...agg }, null, 2)}\n`);
-    else if (!empty) out.write(formatTables(statsTables(agg, run.source.name), opts.format));
+    // No cranks: the tables still print, with zeros (a script reading them finds them).
+    else out.write(formatTables(statsTables(agg, run.source.name), opts.format));
     await out.close();
     process.exitCode = EXIT_OK;
   });
