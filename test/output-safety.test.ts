@@ -103,7 +103,7 @@ describe('an output that is an input is refused before anything is opened', () =
     try {
       const child = spawn(process.execPath, [BIN, '--out', w.slog], { stdio: [fd, 'pipe', 'pipe'] });
       let stderr = '';
-      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
       const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
       expect(status).toBe(2);
       expect(oneLine(stderr)).toBe(`slogulate: --out ${w.slog} is the same file as stdin, which is read; refusing to overwrite it`);
@@ -184,10 +184,7 @@ describe('an output file is replaced only when the command succeeds', () => {
     expect(temps(ws)).toEqual([]);
   });
 
-  it.each([
-    ['SIGTERM', 143],
-    ['SIGINT', 130],
-  ] as const)('%s in the middle of a run leaves the existing file as it was and no temporary file', async (signal) => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s in the middle of a run leaves the existing file as it was and no temporary file', async (signal) => {
     const ws = join(dir, `signal-${signal}`);
     mkdirSync(ws);
     const out = join(ws, 'out.txt');
@@ -236,7 +233,7 @@ describe('write errors: one line naming the output, status 1', () => {
         try {
           const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', full, 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
           let stderr = '';
-          child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+          child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
           const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
           return { what, status, stderr };
         } finally {
