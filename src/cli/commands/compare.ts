@@ -33,6 +33,7 @@ interface CompareCliOptions {
   headLog?: string;
   changed?: boolean;
   timeRows: number;
+  allowEmpty?: boolean;
   out?: string;
   force?: boolean;
 }
@@ -100,7 +101,14 @@ interface SideArgs {
   vatNames: ReadonlyMap<string, string>;
 }
 
-async function readSide(args: SideArgs): Promise<SideData> {
+/** A side as read: its figures, and how many of its lines were slog entries. */
+interface SideRead {
+  data: SideData;
+  entries: number;
+  badLines: number;
+}
+
+async function readSide(args: SideArgs): Promise<SideRead> {
   const slog = args.file === '-' ? '<stdin>' : args.file;
   let rounds: Rounds | undefined;
   if (args.perRound) {
@@ -115,7 +123,7 @@ async function readSide(args: SideArgs): Promise<SideData> {
     marksInSlog: args.log === undefined,
   });
   // Reads only the few fields the comparison needs from most lines (console entries whole).
-  await runSlog({ file: args.file, sink: new MarkErrors(side.sink), analysisLines: { names: true } });
+  const run = await runSlog({ file: args.file, sink: new MarkErrors(side.sink), analysisLines: { names: true } });
   const data = side.result();
   if (rounds) {
     if (rounds.count === 0) {
@@ -126,8 +134,30 @@ async function readSide(args: SideArgs): Promise<SideData> {
       warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
     }
   }
-  if (data.aggregate.cranks.selected === 0) warn(`${slog}: no cranks match ${data.aggregate.selection}`);
-  return data;
+  return { data, entries: run.entries, badLines: run.badLines };
+}
+
+/**
+ * Why a side cannot be compared, if it cannot: most of its lines are not slog
+ * entries, or it has no deliveries (a benchmark that crashed must not pass CI).
+ */
+export function sideProblem(side: { entries: number; badLines: number; deliveries: number; selection: string; perRound: boolean }): string | undefined {
+  if (side.badLines > side.entries) {
+    return `${side.badLines} of ${side.badLines + side.entries} lines are not slog entries (not a slog?)`;
+  }
+  if (side.deliveries > 0) return undefined;
+  if (side.entries === 0) return 'no deliveries: the slog is empty';
+  const where = side.perRound ? ' inside the benchmark rounds' : '';
+  return side.selection === 'all cranks' ? `no deliveries${where} (not a benchmark's slog?)` : `no deliveries in ${side.selection}${where}`;
+}
+
+/** Ends the command for a side that cannot be compared (unless --allow-empty: then a warning). */
+function checkSide(which: 'base' | 'head', read: SideRead, perRound: boolean, allowEmpty: boolean): void {
+  const agg = read.data.aggregate;
+  const problem = sideProblem({ entries: read.entries, badLines: read.badLines, deliveries: agg.deliveries.count, selection: agg.selection, perRound });
+  if (problem === undefined) return;
+  if (!allowEmpty) throw new CliError(`${which} ${read.data.slog}: ${problem}; --allow-empty compares it anyway`, EXIT_USAGE);
+  warn(`${which} ${read.data.slog}: ${problem}`);
 }
 
 function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: SideData): void {
@@ -155,6 +185,7 @@ export function register(program: Command): Command {
     .option('--base-log <file>', "read the base's round marks from the benchmark's console output (implies --round-marks)")
     .option('--head-log <file>', "read the head's round marks from the benchmark's console output (implies --round-marks)")
     .option('--changed', 'text and markdown: leave out count rows that did not change')
+    .option('--allow-empty', 'compare a side without deliveries, or mostly not slog entries (an error otherwise: exit 2)')
     .option('--time-rows <n>', 'text and markdown: vat+method entries in the time table, largest first (0: all)', parseNonNegativeInt, 10)
 ;
   for (const opt of outputOptions('write the report to file instead of stdout')) cmd.addOption(opt);
@@ -164,7 +195,10 @@ export function register(program: Command): Command {
     `
 Thresholds (--fail-on, repeatable):
 ${THRESHOLD_GRAMMAR.replace(/^expected /, '  ')}
-Exit status: 0 no threshold exceeded, 1 some threshold exceeded, 2 usage error.
+Exit status: 0 no threshold exceeded, 1 some threshold exceeded, 2 usage error
+(also: a side without deliveries, or whose lines are mostly not slog entries,
+unless --allow-empty).
+Vats are matched by name where both slogs name them, by ID otherwise.
 
 Examples:
   slogulate compare base.slog.gz head.slog.gz
@@ -184,10 +218,14 @@ Examples:
     const selection = selectionFrom(opts);
     const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
     const common = { perRound, selection, vatNames: annotations.vatNames };
-    const [baseData, headData] = await Promise.all([
+    const [baseRead, headRead] = await Promise.all([
       readSide({ ...common, file: base, log: opts.baseLog }),
       readSide({ ...common, file: head, log: opts.headLog }),
     ]);
+    checkSide('base', baseRead, perRound, opts.allowEmpty === true);
+    checkSide('head', headRead, perRound, opts.allowEmpty === true);
+    const baseData = baseRead.data;
+    const headData = headRead.data;
     warnAboutComputrons(thresholds, baseData, headData);
     let results: ThresholdResult[];
     try {
