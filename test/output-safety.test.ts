@@ -114,6 +114,42 @@ describe('an output that is an input is refused before anything is opened', () =
   });
 });
 
+describe('outputs that are not regular files, and runs that end on Ctrl-C by design', () => {
+  it('-o /dev/null with stdin read from /dev/null: a device is no input to protect', async () => {
+    const devnull = openSync('/dev/null', 'r');
+    try {
+      const child = spawn(process.execPath, [BIN, '-o', '/dev/null'], { stdio: [devnull, 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+      expect({ status, stderr }).toEqual({ status: 0, stderr: '' });
+    } finally {
+      closeSync(devnull);
+    }
+  });
+
+  it('--follow -o F: Ctrl-C ends the run normally, and F gets the text', async () => {
+    const ws = join(dir, 'follow');
+    mkdirSync(ws);
+    const slog = join(ws, 'live.slog');
+    writeFileSync(slog, readSlog('a-local-3'));
+    const out = join(ws, 'out.txt');
+    writeFileSync(out, 'old\n');
+    const child = spawn(process.execPath, [BIN, '--follow', '-o', out, slog], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const deadline = Date.now() + 10_000;
+    while (temps(ws).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    child.kill('SIGINT');
+    expect(await closed).toBe(0);
+    expect(stderr).toBe('');
+    expect(readFileSync(out, 'utf8') === referenceText('a-local-3', 'default')).toBe(true);
+    expect(temps(ws)).toEqual([]);
+  });
+});
+
 describe('--out with the slog forgotten (the slog on stdin) does not replace a slog', () => {
   it.each([
     ['plain', SLOG],

@@ -135,6 +135,8 @@ function inputStats(inputs: ReadonlyArray<string | undefined>): Array<{ name: st
  */
 export function checkOutput(path: string, options: OutputOptions = {}): OutputPlan {
   const stats = statOf(path);
+  // A device or a FIFO (/dev/null, /dev/full) holds no data to lose: written in place.
+  if (stats && !stats.isFile() && !stats.isDirectory()) return { target: path, mode: undefined, direct: true };
   if (stats) {
     for (const input of inputStats(options.inputs ?? [])) {
       if (sameFile(stats, input.stats)) {
@@ -143,7 +145,6 @@ export function checkOutput(path: string, options: OutputOptions = {}): OutputPl
       }
     }
     if (stats.isDirectory()) throw writeError(path, Object.assign(new Error('is a directory'), { code: 'EISDIR' }));
-    if (!stats.isFile()) return { target: path, mode: undefined, direct: true };
     if (!options.force && stats.size > 0 && holdsSlog(path)) {
       throw new CliError(`${path} holds a slog; not replacing it (--force replaces it)`, EXIT_USAGE);
     }
