@@ -133,13 +133,13 @@ export async function main(argv: string[] = process.argv): Promise<void> {
     if (word !== undefined && !program.commands.some((c) => c.name() === word)) checkRenderOperands([word], COMMAND_NAMES);
     await program.parseAsync(argv);
   } catch (err) {
+    // A command that failed leaves no temporary output file (output-file.ts).
+    discardPendingOutputs();
     if (err instanceof CommanderError) {
       // Help and version exit 0; every other commander error is a usage error.
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;
       return;
     }
-    // A command that failed leaves no temporary output file (output-file.ts).
-    discardPendingOutputs();
     if (err instanceof CliError) {
       warn(err.message);
       process.exitCode = err.exitCode;
