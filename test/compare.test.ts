@@ -109,7 +109,7 @@ describe('a slog compared with itself', () => {
     writeFileSync(gz, gzipSync(readSlog('a-xs-3')));
     const json = await compareJson(['a-xs-3.slog', gz]);
     expect(json.format).toBe('slogulate-compare');
-    expect(json.version).toBe(1);
+    expect(json.version).toBe(2);
     let rows = 0;
     for (const s of json.sections) {
       for (const row of s.rows) {

@@ -71,6 +71,16 @@ describe.skipIf(!hasBash)('bash', () => {
     // A value that is not a file: nothing to offer.
     expect(complete('--cranks', '')).toEqual([]);
   });
+
+  it('keeps up with the command line: help and its commands, top/stats -o, --annot, --version', () => {
+    expect(complete('he')).toEqual(['help']);
+    expect(complete('help', 't')).toEqual(['top', 'trace']);
+    expect(complete('top', '--o')).toEqual(['--out']);
+    expect(complete('stats', '-o', 'a-x')).toEqual(['a-xs-3.slog']);
+    expect(complete('--ann')).toEqual(['--annot', '--annotations']);
+    expect(complete('--ver')).toEqual(['--version']);
+    expect(complete('compare', '--fo')).toEqual(['--force', '--format']);
+  });
 });
 
 describe('zsh', () => {

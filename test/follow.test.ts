@@ -6,7 +6,7 @@
  * gives: the reference text.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -202,5 +202,38 @@ describe('openFollow, in process', () => {
     await done;
     expect(notices[0]).toMatch(/file truncated; reading it again from the start/);
     expect(count).toBe(expectedTypes(text).length + expectedTypes(first).length);
+  });
+
+  it('a rotated file (renamed away, a new one created under the name): the rest of the old one, then the new one from its start', async () => {
+    const text = readSlog('a-local-3').toString('utf8');
+    const cut = (fraction: number): number => text.indexOf('\n', Math.floor(text.length * fraction)) + 1;
+    const [a, b, c] = [cut(0.3), cut(0.6), cut(0.8)];
+    const file = join(dir, 'rotated.slog');
+    writeFileSync(file, text.slice(0, a));
+    const notices: string[] = [];
+    const source = openFollow(file, { pollMs: 20, onNotice: (m) => notices.push(m) });
+    const types: string[] = [];
+    const done = runPass({
+      inputs: [file],
+      reads: READ_ALL,
+      open: () => source,
+      observe: (entry) => types.push(entry.type),
+      sink: { entry: () => undefined, crank: () => undefined },
+      onBadLine: (bad) => types.push(`bad:${bad.line}`),
+    });
+    await until('the first part', () => source.rawBytesRead() === a);
+    // logrotate: the file is renamed away; the writer still appends to it until it reopens the name.
+    renameSync(file, `${file}.1`);
+    appendFileSync(`${file}.1`, text.slice(a, b));
+    await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(file, text.slice(b, c));
+    await until('the notice', () => notices.length > 0);
+    appendFileSync(file, text.slice(c));
+    await until('the new file', () => source.rawBytesRead() === Buffer.byteLength(text.slice(b)));
+    source.stop();
+    await done;
+    expect(notices).toEqual([`${file}: file replaced (rotated); reading the new file from its start`]);
+    // Every entry once, in order: the old file's, then the new file's.
+    expect(types).toEqual(expectedTypes(text));
   });
 });

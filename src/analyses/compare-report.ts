@@ -53,8 +53,34 @@ export function percentText(p: number | null): string {
   return signed(`${p.toFixed(2)}%`, p);
 }
 
+/** `v7 bob`, or `v7→v8 bob` for a vat matched by name whose ID differs (base→head). */
 function vatText(r: CompareRow): string {
-  return `${r.vatID ?? ''} ${r.vatName ?? NO_NAME}`;
+  const ids = r.baseVatID !== undefined && r.headVatID !== undefined && r.baseVatID !== r.headVatID ? `${r.baseVatID}→${r.headVatID}` : (r.vatID ?? '');
+  return `${ids} ${r.vatName ?? NO_NAME}`;
+}
+
+/**
+ * How the vats were matched, in a line: `vats: 8 matched by name (2 with
+ * other IDs: bob v7→v8, erin v8→v7), 1 by ID (v9), 1 only in the head (v10 zed)`.
+ */
+export function vatsLine(c: Comparison): string {
+  const named = c.vats.filter((v) => v.matchedBy === 'name');
+  const moved = named.filter((v) => v.base !== v.head);
+  const byID = c.vats.filter((v) => v.matchedBy === 'id' && v.base !== null && v.head !== null);
+  const only = (side: 'base' | 'head'): string[] =>
+    c.vats.filter((v) => v[side] !== null && v[side === 'base' ? 'head' : 'base'] === null).map((v) => `${v[side]}${v.vatName === undefined ? '' : ` ${v.vatName}`}`);
+  const parts: string[] = [];
+  const list = (items: string[]): string => (items.length > 8 ? `${items.slice(0, 8).join(', ')}, ...` : items.join(', '));
+  if (named.length) {
+    const other = moved.length ? ` (${moved.length} with other IDs: ${list(moved.map((v) => `${v.vatName ?? ''} ${v.base}→${v.head}`))})` : '';
+    parts.push(`${named.length} matched by name${other}`);
+  }
+  if (byID.length) parts.push(`${byID.length} by ID (${list(byID.map((v) => `${v.key}${v.vatName === undefined ? '' : ` ${v.vatName}`}`))})`);
+  const baseOnly = only('base');
+  const headOnly = only('head');
+  if (baseOnly.length) parts.push(`${baseOnly.length} only in the base (${list(baseOnly)})`);
+  if (headOnly.length) parts.push(`${headOnly.length} only in the head (${list(headOnly)})`);
+  return `vats: ${parts.length ? parts.join(', ') : 'none'}`;
 }
 
 function sideText(s: SideSummary): string {
@@ -176,7 +202,7 @@ function sectionTables(c: Comparison, options: ReportOptions): Array<{ section: 
 }
 
 export function compareText(c: Comparison, results: ThresholdResult[], options: ReportOptions): string {
-  const out: string[] = [`base: ${sideText(c.base)}`, `head: ${sideText(c.head)}`];
+  const out: string[] = [`base: ${sideText(c.base)}`, `head: ${sideText(c.head)}`, vatsLine(c)];
   const rounds = roundsLine(c);
   if (rounds) out.push(rounds);
   out.push('', DETERMINISTIC_NOTE);
@@ -204,7 +230,7 @@ export function compareMarkdown(c: Comparison, results: ThresholdResult[], optio
   const out: string[] = ['## slogulate compare', ''];
   const v = verdict(results);
   if (v) out.push(`**${markdownEscape(v)}**`, '');
-  out.push(`- base: \`${sideText(c.base)}\``, `- head: \`${sideText(c.head)}\``);
+  out.push(`- base: \`${sideText(c.base)}\``, `- head: \`${sideText(c.head)}\``, `- ${markdownEscape(vatsLine(c))}`);
   const rounds = roundsLine(c);
   if (rounds) out.push(`- ${rounds}`);
   if (results.length) out.push('', tableMarkdown(thresholdTable(results)));

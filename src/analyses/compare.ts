@@ -12,10 +12,16 @@
  * Per round (`--round-marks`): counts, computrons and total times are divided
  * by each side's round count; means and percentiles are per delivery already.
  *
+ * Vats are matched by name where both slogs name them, by ID otherwise
+ * (vat-match.ts): two runs that created their vats in another order still
+ * compare bob with bob. Each vat row says how its vat was matched, and the
+ * comparison lists every vat's match.
+ *
  * The JSON form (`COMPARE_JSON_VERSION`) is documented in README.md,
  * "Comparing runs in CI"; it changes only with a new version number.
  */
 import { compareVatIDs, type DeliveryStats, type SlogAggregate } from './aggregate.js';
+import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from './vat-match.js';
 import type { SideData } from './compare-side.js';
 import type { DurationStats } from './histogram.js';
 import {
@@ -30,18 +36,26 @@ import {
   type Threshold,
   type ThresholdResult,
   type TimeStat,
+  ThresholdError,
 } from './thresholds.js';
 
 export const COMPARE_JSON_FORMAT = 'slogulate-compare';
-export const COMPARE_JSON_VERSION = 1;
+/** 2: vats matched by name (rows' baseVatID, headVatID, vatMatch; the `vats` list). */
+export const COMPARE_JSON_VERSION = 2;
 
 export type SectionID = 'cranks' | 'deliveriesByVat' | 'deliveriesByVatMethod' | 'syscallsByType' | 'computronsByVat' | 'time';
 
 export interface CompareRow {
   /** The row as a `--fail-on` metric: `syscalls.send`, `time.p95,vat=v9,method=foo`. */
   key: string;
+  /** The vat's ID: the head's, or the base's when only the base has the vat. */
   vatID?: string;
   vatName?: string;
+  /** The vat's ID in the base and in the head (absent on a side without the vat). */
+  baseVatID?: string;
+  headVatID?: string;
+  /** How the vat's base and head were paired: by its name (both slogs name it), or by its ID. */
+  vatMatch?: VatMatchBy;
   method?: string;
   /** syscalls: the syscall type; cranks: `delivery` / `routing`. */
   subtype?: string;
@@ -77,10 +91,23 @@ export interface SideSummary {
   hasComputrons: boolean;
 }
 
+/** One vat of either slog, and how it was matched. */
+export interface VatPair {
+  /** How rows and `--fail-on` name it: its ID, or its name when its IDs differ. */
+  key: string;
+  vatName?: string;
+  /** Its ID in each slog; null where the slog does not have it. */
+  base: string | null;
+  head: string | null;
+  matchedBy: VatMatchBy;
+}
+
 export interface Comparison {
   base: SideSummary;
   head: SideSummary;
   perRound: boolean;
+  /** Every vat, in the head's vat order, and how it was matched. */
+  vats: VatPair[];
   sections: CompareSection[];
 }
 
@@ -127,22 +154,45 @@ function row(key: string, base: number, head: number, fields: Partial<CompareRow
   return { key, ...fields, base, head, delta: head - base, deltaPercent: deltaPercent(base, head) };
 }
 
-const vatScope = (vatID: string): Scope => ({ vat: vatID });
+/** One side's vats: ID -> name (undefined: none), from every per-vat figure it has. */
+function sideVats(side: SideData): Map<string, string | undefined> {
+  const vats = new Map<string, string | undefined>();
+  const add = (vatID: string | undefined, name: string | undefined): void => {
+    if (vatID === undefined) return;
+    if (!vats.has(vatID) || (vats.get(vatID) === undefined && name !== undefined)) vats.set(vatID, name);
+  };
+  for (const r of side.aggregate.vats) add(r.vatID, r.vatName);
+  for (const r of side.aggregate.deliveriesByVat) add(r.vatID, r.vatName);
+  for (const r of side.aggregate.deliveriesByVatMethod) add(r.vatID, r.vatName);
+  for (const vatID of side.syscalls.keys()) add(vatID, undefined);
+  return vats;
+}
 
-/** The first name found in rows of the same vat (pass the head's row first: its name wins). */
-function vatNameOf(...rows: Array<{ vatName?: string } | undefined>): string | undefined {
-  for (const r of rows) if (r?.vatName !== undefined) return r.vatName;
-  return undefined;
+/** Which vat of the head is which vat of the base (see vat-match.ts). */
+export function matchVats(base: SideData, head: SideData): VatMatching {
+  return new VatMatching(sideVats(base), sideVats(head));
+}
+
+/** A vat row's vat fields. */
+function vatFields(m: VatMatch): Partial<CompareRow> {
+  return {
+    vatID: m.head ?? m.base,
+    ...(m.name === undefined ? {} : { vatName: m.name }),
+    ...(m.base === undefined ? {} : { baseVatID: m.base }),
+    ...(m.head === undefined ? {} : { headVatID: m.head }),
+    vatMatch: m.by,
+  };
 }
 
 const byVatThen = (a: { vatID?: string }, b: { vatID?: string }): number => compareVatIDs(a.vatID ?? '', b.vatID ?? '');
 const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
-function unionKeys<T>(base: T[], head: T[], key: (t: T) => string): Array<[string, T | undefined, T | undefined]> {
+/** Pairs base and head rows by key (each side keyed its own way). */
+function unionKeys<T>(base: T[], head: T[], baseKey: (t: T) => string, headKey: (t: T) => string): Array<[string, T | undefined, T | undefined]> {
   const map = new Map<string, [T | undefined, T | undefined]>();
-  for (const t of base) map.set(key(t), [t, undefined]);
+  for (const t of base) map.set(baseKey(t), [t, undefined]);
   for (const t of head) {
-    const k = key(t);
+    const k = headKey(t);
     const pair = map.get(k);
     if (pair) pair[1] = t;
     else map.set(k, [undefined, t]);
@@ -150,7 +200,23 @@ function unionKeys<T>(base: T[], head: T[], key: (t: T) => string): Array<[strin
   return [...map].map(([k, [b, h]]) => [k, b, h]);
 }
 
-const vmKey = (r: DeliveryStats): string => `${r.vatID ?? ''}\u0000${r.method ?? ''}`;
+/** Row keys of both sides: the matched vat (and the method). */
+class Keys {
+  constructor(readonly vats: VatMatching) {}
+  vat(side: Side, r: { vatID?: string }): VatMatch {
+    return this.vats.of(side, r.vatID ?? '');
+  }
+  byVat(side: Side): (r: DeliveryStats) => string {
+    return (r) => this.vat(side, r).key;
+  }
+  byVatMethod(side: Side): (r: DeliveryStats) => string {
+    return (r) => `${this.vat(side, r).key}\u0000${r.method ?? ''}`;
+  }
+  /** The match of a pair of rows. */
+  pair(br: { vatID?: string } | undefined, hr: { vatID?: string } | undefined): VatMatch {
+    return hr ? this.vat('head', hr) : this.vat('base', br as { vatID?: string });
+  }
+}
 
 function crankSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
   const m = (name: string, subtype?: string): Metric => (subtype ? { name, kind: 'cranks', subtype } : { name, kind: 'cranks' });
@@ -167,34 +233,25 @@ function crankSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number
   };
 }
 
-function deliveriesByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+function deliveriesByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
   const metric: Metric = { name: 'deliveries', kind: 'deliveries' };
-  const rows = unionKeys(b.deliveriesByVat, h.deliveriesByVat, (r) => r.vatID ?? '')
-    .map(([vatID, br, hr]) => {
-      const name = vatNameOf(hr, br);
-      return row(metricKey(metric, vatScope(vatID)), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, {
-        vatID,
-        ...(name === undefined ? {} : { vatName: name }),
-      });
+  const rows = unionKeys(b.deliveriesByVat, h.deliveriesByVat, keys.byVat('base'), keys.byVat('head'))
+    .map(([, br, hr]) => {
+      const vat = keys.pair(br, hr);
+      return row(metricKey(metric, { vat: vat.key }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, vatFields(vat));
     })
     .sort(byVatThen);
   rows.push(row(metricKey(metric), b.deliveries.count / bd, h.deliveries.count / hd));
   return { id: 'deliveriesByVat', title: 'Deliveries by vat', deterministic: true, unit: 'count', rows };
 }
 
-function deliveriesByVatMethod(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+function deliveriesByVatMethod(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
   const metric: Metric = { name: 'deliveries', kind: 'deliveries' };
-  const rows = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, vmKey)
+  const rows = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, keys.byVatMethod('base'), keys.byVatMethod('head'))
     .map(([, br, hr]) => {
-      const any = (hr ?? br) as DeliveryStats;
-      const vatID = any.vatID ?? '';
-      const method = any.method ?? '';
-      const name = vatNameOf(hr, br);
-      return row(metricKey(metric, { vat: vatID, method }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, {
-        vatID,
-        ...(name === undefined ? {} : { vatName: name }),
-        method,
-      });
+      const vat = keys.pair(br, hr);
+      const method = (hr ?? br)?.method ?? '';
+      return row(metricKey(metric, { vat: vat.key, method }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, { ...vatFields(vat), method });
     })
     .sort((x, y) => byVatThen(x, y) || byText(x.method ?? '', y.method ?? ''));
   return { id: 'deliveriesByVatMethod', title: 'Deliveries by vat and method', deterministic: true, unit: 'count', rows };
@@ -202,26 +259,25 @@ function deliveriesByVatMethod(b: SlogAggregate, h: SlogAggregate, bd: number, h
 
 function syscallsByType(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
   const all = (s: { count: number; unanswered: number } | undefined): number => (s ? s.count + s.unanswered : 0);
-  const rows = unionKeys(b.syscallsByType, h.syscallsByType, (s) => s.type)
+  const byType = (s: { type: string }): string => s.type;
+  const rows = unionKeys(b.syscallsByType, h.syscallsByType, byType, byType)
     .map(([type, bs, hs]) => row(`syscalls.${type}`, all(bs) / bd, all(hs) / hd, { subtype: type }))
     .sort((x, y) => Math.max(y.base, y.head) - Math.max(x.base, x.head) || byText(x.subtype ?? '', y.subtype ?? ''));
   rows.push(row('syscalls', all(b.syscalls) / bd, all(h.syscalls) / hd));
   return { id: 'syscallsByType', title: 'Syscalls by type', deterministic: true, unit: 'count', rows };
 }
 
-function computronsByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+function computronsByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
   const metric: Metric = { name: 'computrons', kind: 'computrons' };
   const rows = unionKeys(
     b.deliveriesByVat.filter((r) => r.computrons !== undefined),
     h.deliveriesByVat.filter((r) => r.computrons !== undefined),
-    (r) => r.vatID ?? '',
+    keys.byVat('base'),
+    keys.byVat('head'),
   )
-    .map(([vatID, br, hr]) => {
-      const name = vatNameOf(hr, br);
-      return row(metricKey(metric, vatScope(vatID)), (br?.computrons ?? 0) / bd, (hr?.computrons ?? 0) / hd, {
-        vatID,
-        ...(name === undefined ? {} : { vatName: name }),
-      });
+    .map(([, br, hr]) => {
+      const vat = keys.pair(br, hr);
+      return row(metricKey(metric, { vat: vat.key }), (br?.computrons ?? 0) / bd, (hr?.computrons ?? 0) / hd, vatFields(vat));
     })
     .sort(byVatThen);
   rows.push(row(metricKey(metric), (b.computrons ?? 0) / bd, (h.computrons ?? 0) / hd));
@@ -236,29 +292,26 @@ function statValue(stats: DurationStats | undefined, stat: TimeStat, div: number
   return stat === 'total' ? stats.total / div : stats[stat];
 }
 
-function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
+function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
   const rows: CompareRow[] = [];
   for (const stat of REPORTED_TIME_STATS) {
     const metric: Metric = { name: `time.${stat}`, kind: 'time', stat };
     rows.push(row(metricKey(metric), statValue(b.deliveries, stat, bd), statValue(h.deliveries, stat, hd), { stat }));
   }
-  const pairs = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, vmKey).sort(
-    ([, xb, xh], [, yb, yh]) =>
-      Math.max((yb?.total ?? 0) / bd, (yh?.total ?? 0) / hd) - Math.max((xb?.total ?? 0) / bd, (xh?.total ?? 0) / hd) ||
-      byVatThen((xh ?? xb) as DeliveryStats, (yh ?? yb) as DeliveryStats) ||
-      byText((xh ?? xb)?.method ?? '', (yh ?? yb)?.method ?? ''),
-  );
-  for (const [, br, hr] of pairs) {
-    const any = (hr ?? br) as DeliveryStats;
-    const vatID = any.vatID ?? '';
-    const method = any.method ?? '';
-    const name = vatNameOf(hr, br);
+  const pairs = unionKeys(b.deliveriesByVatMethod, h.deliveriesByVatMethod, keys.byVatMethod('base'), keys.byVatMethod('head'))
+    .map(([, br, hr]) => ({ br, hr, vat: keys.pair(br, hr), method: (hr ?? br)?.method ?? '' }))
+    .sort(
+      (x, y) =>
+        Math.max((y.br?.total ?? 0) / bd, (y.hr?.total ?? 0) / hd) - Math.max((x.br?.total ?? 0) / bd, (x.hr?.total ?? 0) / hd) ||
+        byVatThen({ vatID: x.vat.head ?? x.vat.base }, { vatID: y.vat.head ?? y.vat.base }) ||
+        byText(x.method, y.method),
+    );
+  for (const { br, hr, vat, method } of pairs) {
     for (const stat of REPORTED_TIME_STATS) {
       const metric: Metric = { name: `time.${stat}`, kind: 'time', stat };
       rows.push(
-        row(metricKey(metric, { vat: vatID, method }), statValue(br, stat, bd), statValue(hr, stat, hd), {
-          vatID,
-          ...(name === undefined ? {} : { vatName: name }),
+        row(metricKey(metric, { vat: vat.key, method }), statValue(br, stat, bd), statValue(hr, stat, hd), {
+          ...vatFields(vat),
           method,
           stat,
         }),
@@ -268,20 +321,32 @@ function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number)
   return { id: 'time', title: 'Delivery times (wall clock: noisy)', deterministic: false, unit: 'µs', rows };
 }
 
+function vatPair(m: VatMatch): VatPair {
+  return { key: m.key, ...(m.name === undefined ? {} : { vatName: m.name }), base: m.base ?? null, head: m.head ?? null, matchedBy: m.by };
+}
+
 export function compareSides(base: SideData, head: SideData): Comparison {
   const b = base.aggregate;
   const h = head.aggregate;
   const bd = divisor(base);
   const hd = divisor(head);
+  const vats = matchVats(base, head);
+  const keys = new Keys(vats);
   const sections = [
     crankSection(b, h, bd, hd),
-    deliveriesByVat(b, h, bd, hd),
-    deliveriesByVatMethod(b, h, bd, hd),
+    deliveriesByVat(b, h, bd, hd, keys),
+    deliveriesByVatMethod(b, h, bd, hd, keys),
     syscallsByType(b, h, bd, hd),
   ];
-  if (b.computrons !== undefined || h.computrons !== undefined) sections.push(computronsByVat(b, h, bd, hd));
-  sections.push(timeSection(b, h, bd, hd));
-  return { base: summary(base), head: summary(head), perRound: base.rounds !== undefined || head.rounds !== undefined, sections };
+  if (b.computrons !== undefined || h.computrons !== undefined) sections.push(computronsByVat(b, h, bd, hd, keys));
+  sections.push(timeSection(b, h, bd, hd, keys));
+  return {
+    base: summary(base),
+    head: summary(head),
+    perRound: base.rounds !== undefined || head.rounds !== undefined,
+    vats: vats.all().map(vatPair),
+    sections,
+  };
 }
 
 // ---- threshold lookups -------------------------------------------------------
@@ -349,11 +414,29 @@ function sideValue(side: SideData, metric: Metric, scope: Scope): number | undef
   }
 }
 
-/** Values for thresholds; a metric found on one side only is 0 on the other. */
+/**
+ * Values for thresholds; a metric found on one side only is 0 on the other.
+ * A `vat=` scope names a matched vat (its key, name or an ID, see
+ * vat-match.ts): each side is looked up under its own ID for it.
+ */
 export function comparisonLookup(base: SideData, head: SideData): MetricLookup {
+  const vats = matchVats(base, head);
   return (metric: Metric, scope: Scope): MetricValues | undefined => {
-    const b = sideValue(base, metric, scope);
-    const h = sideValue(head, metric, scope);
+    let match: VatMatch | undefined;
+    if (scope.vat !== undefined) {
+      try {
+        match = vats.scoped(scope.vat);
+      } catch (err) {
+        if (err instanceof VatScopeError) throw new ThresholdError(err.message);
+        throw err;
+      }
+    }
+    const lookup = (side: SideData, vatID: string | undefined): number | undefined => {
+      if (!match) return sideValue(side, metric, scope);
+      return vatID === undefined ? undefined : sideValue(side, metric, { ...scope, vat: vatID });
+    };
+    const b = lookup(base, match?.base);
+    const h = lookup(head, match?.head);
     if (b === undefined && h === undefined) {
       // An unscoped total exists even when empty: only scopes and syscall types can miss.
       return undefined;

@@ -20,7 +20,7 @@ export function parsePositiveInt(value: string): number {
 export function annotationOptions(): Option[] {
   return [
     new Option('--annotations <file>', 'name vats, cranks and refs from a JSON annotation file'),
-    new Option('--annot <file>', 'alias of --annotations').hideHelp(),
+    new Option('--annot <file>', 'alias of --annotations (the slogulator\'s spelling)'),
   ];
 }
 

@@ -3,10 +3,15 @@
  * Each subcommand lives in its own file under src/cli/commands and is
  * registered here.
  */
-import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { Argument, Command, CommanderError } from 'commander';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
+import { discardPendingOutputs } from './output-file.js';
+import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
+import { applyRootOptions, operandWords, requestedSubcommand } from './root-options.js';
+import { checkRenderOperands } from './unknown-command.js';
 
 const EXAMPLES = `
 Examples:
@@ -17,20 +22,23 @@ Examples:
   slogulate --annotations annot.json chain.slog name krefs, vats and cranks
   slogulate chain.slog | head                   stops quietly when the reader does`;
 
+/** Every command's name, for suggestions. */
+const COMMAND_NAMES = [...SUBCOMMANDS.map((c) => c.name), 'help'];
+
+/** The version in package.json (beside dist/ and src/). */
+function packageVersion(): string {
+  try {
+    const json = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: unknown };
+    return typeof json.version === 'string' ? json.version : 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
 /** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
 function usageError(message: string, write: (s: string) => void): void {
   const text = message.trim().replace(/^error: /, '');
   write(`slogulate: ${text} (see slogulate --help)\n`);
-}
-
-/**
- * The subcommand a command line asks for (its first word that is not an
- * option; `help X` asks for X), if it is one.
- */
-export function requestedSubcommand(args: readonly string[]): string | undefined {
-  const words = args.filter((a) => !a.startsWith('-'));
-  const first = words[0] === 'help' ? words[1] : words[0];
-  return SUBCOMMANDS.some((c) => c.name === first) ? first : undefined;
 }
 
 /**
@@ -39,8 +47,6 @@ export function requestedSubcommand(args: readonly string[]): string | undefined
  * listed by name and summary for --help.
  */
 export async function buildProgram(options: { args?: readonly string[]; full?: boolean } = {}): Promise<Command> {
-  const requested = requestedSubcommand(options.args ?? []);
-  const full = options.full === true || requested === 'completion';
   const program = new Command();
   program
     .name('slogulate')
@@ -52,7 +58,20 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     .exitOverride()
     .configureOutput({ outputError: usageError });
   addRenderOptions(program);
+  const requested = requestedSubcommand(
+    options.args ?? [],
+    program.options,
+    SUBCOMMANDS.map((c) => c.name),
+  );
+  const full = options.full === true || requested === 'completion';
   program.addHelpText('after', EXAMPLES);
+  program.version(packageVersion(), '-V, --version', 'print the version');
+  program.hook('preAction', (root, actionCommand) => {
+    // Render options written before a subcommand: handed to it, or a usage error.
+    if (actionCommand !== root) applyRootOptions(root, actionCommand);
+    // `slogulate stat f`: a mistyped subcommand, not two slogs.
+    else checkRenderOperands(root.args, COMMAND_NAMES);
+  });
   program.action(async (files: string[], opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(files, opts);
   });
@@ -60,18 +79,47 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     const cmd =
       full || sub.name === requested
         ? (await sub.load()).register(program)
-        : program.command(`${sub.name} ${sub.usage.replace('[options]', '').trim()}`.trim()).description(sub.summary);
+        : program
+            .command(`${sub.name} ${sub.usage.replace('[options]', '').trim()}`.trim())
+            .description(sub.summary)
+            .action(() => {
+              // Only the requested subcommand is loaded: running another one is a bug, never a silent success.
+              throw new Error(`subcommand ${sub.name} was not loaded`);
+            });
     cmd.exitOverride().configureOutput({ outputError: usageError });
   }
+  // `slogulate help [command]` (commander adds none to a command that has an action of its own).
+  program
+    .command('help')
+    .description('show the help of slogulate or of a command')
+    .addArgument(new Argument('[command]', 'a command').choices(SUBCOMMANDS.map((c) => c.name)))
+    .exitOverride()
+    .configureOutput({ outputError: usageError })
+    .action((name: string | undefined) => {
+      const cmd = name === undefined ? program : program.commands.find((c) => c.name() === name);
+      cmd?.outputHelp();
+    });
+  // After the subcommands were added (they would inherit it): the render's operands are checked in preAction.
+  program.allowExcessArguments(true);
   return program;
 }
 
-/** `slogulate ... | head`: when the reader goes away, stop quietly (help text included). */
+/**
+ * `slogulate ... | head`: when the reader goes away, stop quietly (help text
+ * included). Any other error writing stdout is one line naming it, status 1.
+ */
+let streamsWatched = false;
 function quietOnClosedPipe(): void {
+  if (streamsWatched) return;
+  streamsWatched = true;
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw err;
+      if (stream === process.stdout) {
+        discardPendingOutputs();
+        warn(writeError(STDOUT_NAME, err).message);
+      }
+      process.exit(EXIT_FAILURE);
     });
   }
 }
@@ -80,8 +128,13 @@ export async function main(argv: string[] = process.argv): Promise<void> {
   quietOnClosedPipe();
   const program = await buildProgram({ args: argv.slice(2) });
   try {
+    // `slogulate stat --json f`: the subcommand was mistyped, not the option (checked before commander sees --json).
+    const [word] = operandWords(argv.slice(2), program.options);
+    if (word !== undefined && !program.commands.some((c) => c.name() === word)) checkRenderOperands([word], COMMAND_NAMES);
     await program.parseAsync(argv);
   } catch (err) {
+    // A command that failed leaves no temporary output file (output-file.ts).
+    discardPendingOutputs();
     if (err instanceof CommanderError) {
       // Help and version exit 0; every other commander error is a usage error.
       process.exitCode = err.exitCode === 0 ? 0 : EXIT_USAGE;

@@ -1,12 +1,13 @@
 /**
- * `slogulate [options] [files...]`: the text render.
+ * `slogulate [options] [file]`: the text render.
  */
 import { Option, type Command } from 'commander';
 import { DEFAULT_BIG_WIDTH, type RenderOptions } from '../render/options.js';
-import { renderSlog } from '../run/render.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from './common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from './errors.js';
-import { Output } from './output.js';
+import type { Output } from './output.js';
+import { openOutput, outputOptions } from './output-file.js';
+import { renderSlog } from '../run/render.js';
 import { passOrFail, reportBadLine } from './slog-pass.js';
 import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
@@ -27,6 +28,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
   /** Commander's spelling of --no-times: false when given. */
   times?: boolean;
   out?: string;
+  force?: boolean;
   strict?: boolean;
   cranks?: string;
   vat?: string[];
@@ -34,6 +36,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
 
 /** Adds the render options (the slogulator's spellings) to a command. */
 export function addRenderOptions(cmd: Command): Command {
+  const [outOption, forceOption] = outputOptions() as [Option, Option];
   cmd
     .option('--nonoise', 'drop routing cranks, crank-start/finish lines, subscribes and clist lines')
     .option('--novatstore', 'drop vatstore syscall lines')
@@ -49,7 +52,8 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--usesloggertags', "use the slogger's full tags (syscall send, notify fulfilled, ...)")
     .option('--summarize', 'end with a count of each entry type')
     .option('--no-times', 'drop every wall-clock figure, so that runs of the same work diff cleanly')
-    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addOption(outOption)
+    .addOption(forceOption)
     .option('--strict', 'exit with status 1 if any line is not a slog entry');
   for (const opt of terminalOptions()) cmd.addOption(opt);
   return cmd;
@@ -70,13 +74,22 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
   };
 }
 
-/** Renders the slog (its files read in order as one slog); resolves to the exit status. */
+/** Renders one slog; resolves to the exit status. */
 export async function renderCommand(files: string[], opts: RenderCliOptions): Promise<number> {
   if (opts.watch) return watchRender(files, opts, (out) => renderCommand(files, { ...opts, watch: false, out }));
+  const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
+  try {
+    return await render(files, opts, out);
+  } catch (err) {
+    out.discard();
+    throw err;
+  }
+}
+
+async function render(files: string[], opts: RenderCliOptions, out: Output): Promise<number> {
   const annotations = annotationsFrom(opts);
   const selection = selectionFrom(opts);
   const terminal = new TerminalSession(files, opts, annotations);
-  const out = Output.open(opts.out);
   try {
     const result = await passOrFail(
       renderSlog({
@@ -86,8 +99,8 @@ export async function renderCommand(files: string[], opts: RenderCliOptions): Pr
         selection,
         out: await terminal.textOut(out),
         onBadLine: reportBadLine,
-        governHeap: true,
         onOpen: (source) => terminal.opened(source, out),
+        governHeap: true,
         ...terminal.runHooks(out), // afterBatch: backpressure and progress (and a flush per batch with --follow)
       }),
     );
@@ -95,9 +108,7 @@ export async function renderCommand(files: string[], opts: RenderCliOptions): Pr
     await out.close();
     if (result.selecting && result.selected === 0) warn(`${result.name}: no cranks match ${result.selectionText}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
-  } catch (err) {
+  } finally {
     terminal.close();
-    await out.close().catch(() => undefined);
-    throw err;
   }
 }

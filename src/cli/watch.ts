@@ -1,26 +1,28 @@
 /**
  * `--watch`: render once into `--out O`, then again whenever the annotation
  * file or the slog changes, until Ctrl-C. Each render goes to a temporary
- * file beside O that replaces O only when the render succeeded, so a bad
- * edit of the annotation file prints its one-line error and O keeps the last
- * good text (an editor showing O never sees half a file).
+ * file beside O that replaces O only when the render succeeded
+ * (output-file.ts), so a bad edit of the annotation file prints its one-line
+ * error and O keeps the last good text (an editor showing O never sees half
+ * a file). O may not be the slog or the annotation file (checked once,
+ * before the first render: exit 2).
  *
  * Files are watched by polling their stat (fs.watchFile): editors that save
  * by writing a new file and renaming it over the old one are seen too.
  */
 import { unwatchFile, watchFile, type Stats } from 'node:fs';
-import { rename, rm } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { CliError, EXIT_OK, EXIT_USAGE, warn } from './errors.js';
+import { checkOutput } from './output-file.js';
 
 export interface WatchOptions {
   out?: string;
   annotations?: string;
   annot?: string;
   follow?: boolean;
+  force?: boolean;
 }
 
-/** Renders the slog once into `out`; throws CliError for a one-line failure. */
+/** Renders the slog once into `out` (through a temporary file); throws CliError for a one-line failure. */
 export type RenderOnce = (out: string) => Promise<number>;
 
 export interface WatchConfig {
@@ -37,7 +39,9 @@ export function checkWatchOptions(files: readonly string[], opts: WatchOptions):
   if (opts.follow) throw new CliError('--watch and --follow cannot be used together', EXIT_USAGE);
   if (files.length === 0 || files.includes('-')) throw new CliError('--watch needs slog files (stdin cannot be read again)', EXIT_USAGE);
   if (opts.out === undefined || opts.out === '-') throw new CliError('--watch needs --out FILE (the file it rewrites)', EXIT_USAGE);
-  return { slogs: [...files], out: opts.out, annotations: opts.annotations ?? opts.annot };
+  const annotations = opts.annotations ?? opts.annot;
+  checkOutput(opts.out, { inputs: [...files, annotations], force: opts.force });
+  return { slogs: [...files], out: opts.out, annotations };
 }
 
 function firstInterrupt(): Promise<void> {
@@ -47,7 +51,6 @@ function firstInterrupt(): Promise<void> {
 /** Renders, then re-renders on every change of the slog or the annotation file, until Ctrl-C. */
 export async function watchRender(files: readonly string[], opts: WatchOptions, renderOnce: RenderOnce, config: WatchConfig = {}): Promise<number> {
   const { slogs, out, annotations } = checkWatchOptions(files, opts);
-  const temp = join(dirname(out), `.${basename(out)}.slogulate-${process.pid}.tmp`);
   const watched = annotations === undefined ? slogs : [annotations, ...slogs];
   const settleMs = config.settleMs ?? 100;
 
@@ -58,11 +61,9 @@ export async function watchRender(files: readonly string[], opts: WatchOptions, 
 
   async function renderAndReplace(): Promise<void> {
     try {
-      await renderOnce(temp);
-      await rename(temp, out);
+      await renderOnce(out);
       warn(`wrote ${out}`);
     } catch (err) {
-      await rm(temp, { force: true }).catch(() => undefined);
       if (err instanceof CliError) warn(err.message);
       else warn(`internal error: ${(err as Error).message ?? String(err)} (please report it)`);
     }
@@ -100,7 +101,6 @@ export async function watchRender(files: readonly string[], opts: WatchOptions, 
     for (const path of watched) unwatchFile(path, changed);
     if (settle) clearTimeout(settle);
     await rendering;
-    await rm(temp, { force: true }).catch(() => undefined);
   }
   return EXIT_OK;
 }

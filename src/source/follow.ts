@@ -6,11 +6,15 @@
  *
  * Growth is noticed by fs.watch, with a slow poll as a safety net (some file
  * systems do not report changes). A file cut shorter than what was read (a
- * new run writing it afresh) is read again from its start. A gzipped file is
- * decompressed as it grows; stopping inside a gzip member is not an error.
+ * new run writing it afresh) is read again from its start. A file replaced
+ * under its name (rotated: renamed away, a new file created, as logrotate
+ * does) is noticed as `tail -F` does, by the path's inode no longer being the
+ * open file's: the old file is read to its end, then the new one from its
+ * start. A gzipped file is decompressed as it grows; stopping inside a gzip
+ * member is not an error.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { constants, createGunzip } from 'node:zlib';
 import { closeSync, openSync, readSync } from 'node:fs';
@@ -23,7 +27,7 @@ const COPY_BELOW = CHUNK >> 2;
 export interface FollowOptions {
   /** How often to look at the file when no change was reported (ms, default 500). */
   pollMs?: number;
-  /** Told when the file was cut shorter and is read again from its start. */
+  /** Told when the file was cut shorter, or replaced, and is read again from its start. */
   onNotice?: (message: string) => void;
 }
 
@@ -35,6 +39,10 @@ export interface FollowSource extends SlogSource {
 /** The raw bytes of a growing file, read as they come. */
 class FollowReader extends Readable {
   private handle: FileHandle | undefined;
+  /** The open file's device and inode, to see the path name another file. */
+  private opened: { dev: number; ino: number } | undefined;
+  /** The path names another file: read the open one to its end once more, then switch. */
+  private replaced = false;
   private position = 0;
   private pumping = false;
   private stopped = false;
@@ -78,8 +86,9 @@ class FollowReader extends Readable {
     if (this.pumping) return;
     this.pumping = true;
     try {
-      this.handle ??= await open(this.path, 'r');
+      if (!this.handle) await this.openPath();
       for (;;) {
+        if (!this.handle) return;
         const { bytesRead } = await this.handle.read(this.slab, 0, CHUNK, this.position);
         if (this.destroyed) return;
         if (bytesRead > 0) {
@@ -95,6 +104,17 @@ class FollowReader extends Readable {
           continue;
         }
         // At the end of what is written so far.
+        if (this.replaced) {
+          // The old file is read to its end: on to the new one.
+          this.options.onNotice?.(`${this.path}: file replaced (rotated); reading the new file from its start`);
+          await this.switchFile();
+          continue;
+        }
+        if (await this.pathNamesAnotherFile()) {
+          // What was written to the old file since the last read comes first.
+          this.replaced = true;
+          continue;
+        }
         if (this.stopped) {
           this.stopWatching();
           this.push(null);
@@ -116,6 +136,37 @@ class FollowReader extends Readable {
     }
   }
 
+  private async openPath(): Promise<void> {
+    const handle = await open(this.path, 'r');
+    const { dev, ino } = await handle.stat();
+    this.handle = handle;
+    this.opened = { dev, ino };
+  }
+
+  /** Does the path now name a file other than the open one? (No file there yet: not yet.) */
+  private async pathNamesAnotherFile(): Promise<boolean> {
+    try {
+      const { dev, ino } = await stat(this.path);
+      return this.opened !== undefined && (dev !== this.opened.dev || ino !== this.opened.ino);
+    } catch {
+      return false;
+    }
+  }
+
+  private async switchFile(): Promise<void> {
+    const old = this.handle;
+    this.handle = undefined;
+    this.replaced = false;
+    this.position = 0;
+    await old?.close().catch(() => undefined);
+    if (this.destroyed) return;
+    await this.openPath();
+    // Change events came from the old file: watch the new one.
+    this.watcher?.close();
+    this.watcher = undefined;
+    if (this.poll) this.watchPath();
+  }
+
   /** Resolves when the file may have grown (a change event, a poll tick) or on stop(). */
   private changed(): Promise<void> {
     this.startWatching();
@@ -129,15 +180,18 @@ class FollowReader extends Readable {
 
   private startWatching(): void {
     if (this.poll) return;
-    const wake = () => this.wake?.();
+    this.watchPath();
+    // The poll keeps the process alive while following, as `tail -f` does (and sees a rotation).
+    this.poll = setInterval(() => this.wake?.(), this.options.pollMs ?? 500);
+  }
+
+  private watchPath(): void {
     try {
-      this.watcher = watch(this.path, { persistent: false }, wake);
+      this.watcher = watch(this.path, { persistent: false }, () => this.wake?.());
       this.watcher.on('error', () => this.watcher?.close());
     } catch {
       // No change events here: the poll alone will do.
     }
-    // The poll keeps the process alive while following, as `tail -f` does.
-    this.poll = setInterval(wake, this.options.pollMs ?? 500);
   }
 
   private stopWatching(): void {

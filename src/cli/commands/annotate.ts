@@ -3,38 +3,41 @@
  * making the slog shows (src/analyses/auto-names.ts says how), optionally
  * merged into an existing one (`--merge F`: every name in F is kept).
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { annotationFile, AutoNames } from '../../analyses/auto-names.js';
 import { VatNames } from '../../model/vats.js';
 import { annotationsFrom } from '../common-options.js';
 import { EXIT_OK } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface AnnotateOptions {
   merge?: string;
   out?: string;
+  force?: boolean;
 }
 
 export async function annotateCommand(files: string[], opts: AnnotateOptions): Promise<number> {
+  const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.merge], force: opts.force });
   const merge = opts.merge === undefined ? undefined : annotationsFrom({ annotations: opts.merge });
   const vats = new VatNames(merge?.vatNames);
   const { model } = await passOrFail(krefModelOf({ inputs: files, vats, onBadLine: reportBadLine, governHeap: true }));
   const json = annotationFile(new AutoNames(model, vats), merge);
-  const out = Output.open(opts.out);
   out.write(`${JSON.stringify(json, null, 2)}\n`);
   await out.close();
   return EXIT_OK;
 }
 
 export function register(program: Command): Command {
+  const [outOption, forceOption] = outputOptions() as [Option, Option];
   return program
     .command('annotate')
     .description('write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .option('--merge <file>', 'start from this annotation file: keep all its names, labels and vat names, add the rest')
-    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addOption(outOption)
+    .addOption(forceOption)
     .addHelpText(
       'after',
       `

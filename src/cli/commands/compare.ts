@@ -11,8 +11,6 @@ import type { CrankSink } from '../../model/assembler.js';
 import type { Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import type { SideData } from '../../analyses/compare-side.js';
-import { compareSideOf } from '../../run/analyses.js';
-import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
 import { compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
 import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
@@ -20,7 +18,10 @@ import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type
 import type { SelectionSpec } from '../../analyses/selection.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
+import { compareSideOf } from '../../run/analyses.js';
+import { PassError } from '../../run/pass.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
@@ -34,7 +35,9 @@ interface CompareCliOptions {
   headLog?: string;
   changed?: boolean;
   timeRows: number;
+  allowEmpty?: boolean;
   out?: string;
+  force?: boolean;
 }
 
 /** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
@@ -93,6 +96,7 @@ class MarkErrors implements CrankSink {
 }
 
 interface SideArgs {
+  which: 'base' | 'head';
   file: string;
   log: string | undefined;
   perRound: boolean;
@@ -100,22 +104,33 @@ interface SideArgs {
   vatNames: ReadonlyMap<string, string>;
 }
 
-async function readSide(args: SideArgs): Promise<SideData> {
+/** A side as read: its figures, and how many of its lines were slog entries. */
+interface SideRead {
+  data: SideData;
+  entries: number;
+  badLines: number;
+}
+
+async function readSide(args: SideArgs): Promise<SideRead> {
   const slog = args.file === '-' ? '<stdin>' : args.file;
   let rounds: Rounds | undefined;
   if (args.perRound) {
     rounds = new Rounds();
     if (args.log !== undefined) await marksFromLog(args.log, rounds);
   }
-  const { data } = await passOrFail(
-    compareSideOf({
-      inputs: [args.file],
-      side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
-      wrap: (sink) => new MarkErrors(sink),
-      onBadLine: reportBadLine,
-        governHeap: true,
-    }),
-  );
+  const side = compareSideOf({
+    inputs: [args.file],
+    side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
+    wrap: (sink) => new MarkErrors(sink),
+    onBadLine: reportBadLine,
+    governHeap: true,
+  });
+  // Not a slog at all (its first lines are not slog entries): a side that cannot be compared (a usage error).
+  const notSlog = (err: unknown): never => {
+    if (err instanceof PassError && err.kind === 'not-a-slog') throw new CliError(`${args.which} ${err.message}`, EXIT_USAGE);
+    throw err;
+  };
+  const { data, pass: run } = await passOrFail(side.catch(notSlog));
   if (rounds) {
     if (rounds.count === 0) {
       const where = args.log ?? `${slog} (console entries)`;
@@ -125,8 +140,30 @@ async function readSide(args: SideArgs): Promise<SideData> {
       warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
     }
   }
-  if (data.aggregate.cranks.selected === 0) warn(`${slog}: no cranks match ${data.aggregate.selection}`);
-  return data;
+  return { data, entries: run.entries, badLines: run.badLines };
+}
+
+/**
+ * Why a side cannot be compared, if it cannot: most of its lines are not slog
+ * entries, or it has no deliveries (a benchmark that crashed must not pass CI).
+ */
+export function sideProblem(side: { entries: number; badLines: number; deliveries: number; selection: string; perRound: boolean }): string | undefined {
+  if (side.badLines > side.entries) {
+    return `${side.badLines} of ${side.badLines + side.entries} lines are not slog entries (not a slog?)`;
+  }
+  if (side.deliveries > 0) return undefined;
+  if (side.entries === 0) return 'no deliveries: the slog is empty';
+  const where = side.perRound ? ' inside the benchmark rounds' : '';
+  return side.selection === 'all cranks' ? `no deliveries${where} (not a benchmark's slog?)` : `no deliveries in ${side.selection}${where}`;
+}
+
+/** Ends the command for a side that cannot be compared (unless --allow-empty: then a warning). */
+function checkSide(which: 'base' | 'head', read: SideRead, perRound: boolean, allowEmpty: boolean): void {
+  const agg = read.data.aggregate;
+  const problem = sideProblem({ entries: read.entries, badLines: read.badLines, deliveries: agg.deliveries.count, selection: agg.selection, perRound });
+  if (problem === undefined) return;
+  if (!allowEmpty) throw new CliError(`${which} ${read.data.slog}: ${problem}; --allow-empty compares it anyway`, EXIT_USAGE);
+  warn(`${which} ${read.data.slog}: ${problem}`);
 }
 
 function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: SideData): void {
@@ -154,15 +191,20 @@ export function register(program: Command): Command {
     .option('--base-log <file>', "read the base's round marks from the benchmark's console output (implies --round-marks)")
     .option('--head-log <file>', "read the head's round marks from the benchmark's console output (implies --round-marks)")
     .option('--changed', 'text and markdown: leave out count rows that did not change')
+    .option('--allow-empty', 'compare a side without deliveries, or mostly not slog entries (an error otherwise: exit 2)')
     .option('--time-rows <n>', 'text and markdown: vat+method entries in the time table, largest first (0: all)', parseNonNegativeInt, 10)
-    .option('-o, --out <file>', 'write the report to file instead of stdout');
+;
+  for (const opt of outputOptions('write the report to file instead of stdout')) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
 Thresholds (--fail-on, repeatable):
 ${THRESHOLD_GRAMMAR.replace(/^expected /, '  ')}
-Exit status: 0 no threshold exceeded, 1 some threshold exceeded, 2 usage error.
+Exit status: 0 no threshold exceeded, 1 some threshold exceeded, 2 usage error
+(also: a side without deliveries, or whose lines are mostly not slog entries,
+unless --allow-empty).
+Vats are matched by name where both slogs name them, by ID otherwise.
 
 Examples:
   slogulate compare base.slog.gz head.slog.gz
@@ -174,16 +216,22 @@ Examples:
     // The root command shares some spellings (--cranks, --vat, --annotations, --out) and
     // commander hands them to it: read them with the globals, as the other subcommands do.
     const opts = command.optsWithGlobals<CompareCliOptions>();
+    const annotationFile = opts.annotations ?? opts.annot;
+    const out = openOutput(opts.out, { inputs: [base, head, opts.baseLog, opts.headLog, annotationFile], force: opts.force });
     const thresholds = thresholdsFrom(opts.failOn);
     if (base === '-' && head === '-') throw new CliError('only one of base and head can be read from stdin', EXIT_USAGE);
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
     const common = { perRound, selection, vatNames: annotations.vatNames };
-    const [baseData, headData] = await Promise.all([
-      readSide({ ...common, file: base, log: opts.baseLog }),
-      readSide({ ...common, file: head, log: opts.headLog }),
+    const [baseRead, headRead] = await Promise.all([
+      readSide({ ...common, which: 'base', file: base, log: opts.baseLog }),
+      readSide({ ...common, which: 'head', file: head, log: opts.headLog }),
     ]);
+    checkSide('base', baseRead, perRound, opts.allowEmpty === true);
+    checkSide('head', headRead, perRound, opts.allowEmpty === true);
+    const baseData = baseRead.data;
+    const headData = headRead.data;
     warnAboutComputrons(thresholds, baseData, headData);
     let results: ThresholdResult[];
     try {
@@ -194,7 +242,6 @@ Examples:
     }
     const comparison = compareSides(baseData, headData);
     const report = { changedOnly: opts.changed === true, timeRows: opts.timeRows };
-    const out = Output.open(opts.out);
     if (opts.format === 'json') out.write(`${JSON.stringify(compareJson(comparison, results), null, 2)}\n`);
     else if (opts.format === 'markdown') out.write(compareMarkdown(comparison, results, report));
     else out.write(compareText(comparison, results, report));

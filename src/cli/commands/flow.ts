@@ -10,7 +10,7 @@ import { CrankSelection } from '../../analyses/selection.js';
 import { VatNames } from '../../model/vats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
@@ -20,9 +20,11 @@ interface FlowOptions {
   annotations?: string;
   annot?: string;
   out?: string;
+  force?: boolean;
 }
 
 export async function flowCommand(files: string[], opts: FlowOptions): Promise<number> {
+  const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
   const annotations = annotationsFrom(opts);
   const vats = new VatNames(annotations.vatNames);
   const selection = new CrankSelection(selectionFrom(opts), vats);
@@ -35,14 +37,13 @@ export async function flowCommand(files: string[], opts: FlowOptions): Promise<n
         if (selection.matches(crank)) flow.add(crank, facts);
       },
       onBadLine: reportBadLine,
-        governHeap: true,
+      governHeap: true,
     }),
   );
   if (flow.size === 0) {
     warn(`${pass.name}: no cranks ${selection.isAll ? 'deliver a message or notification' : `match ${selection.describe()}`}`);
   }
   const lines = flow.lines(new FlowNames(model, new AutoNames(model, vats), annotations));
-  const out = Output.open(opts.out);
   if (lines.length) out.write(`${lines.join('\n')}\n`);
   await out.close();
   return EXIT_OK;
@@ -53,9 +54,8 @@ export function register(program: Command): Command {
     .command('flow')
     .description('the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
-  for (const opt of [...selectionOptions(), ...annotationOptions()]) cmd.addOption(opt);
+  for (const opt of [...selectionOptions(), ...annotationOptions(), ...outputOptions()]) cmd.addOption(opt);
   return cmd
-    .option('-o, --out <file>', 'write to file instead of stdout')
     .addHelpText(
       'after',
       `

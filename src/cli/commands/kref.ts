@@ -1,7 +1,7 @@
 /**
  * `slogulate kref KREF [file]`: the life of one kref (src/analyses/kref-history.ts).
  */
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { AutoNames } from '../../analyses/auto-names.js';
 import { KrefHistory } from '../../analyses/kref-history.js';
 import { formatKref, krefId } from '../../model/kref-ids.js';
@@ -11,7 +11,7 @@ import { KernelLines } from '../../render/kernel-lines.js';
 import { defaultRenderOptions } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
@@ -21,9 +21,11 @@ interface KrefOptions {
   nonoise?: boolean;
   bigwidth?: number;
   out?: string;
+  force?: boolean;
 }
 
 export async function krefCommand(wanted: string, files: string[], opts: KrefOptions): Promise<number> {
+  const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
   const annotations = annotationsFrom(opts);
   let id = krefId(wanted);
   if (id < 0) {
@@ -44,7 +46,6 @@ export async function krefCommand(wanted: string, files: string[], opts: KrefOpt
     krefModelOf({ inputs: files, vats, onCrank: (crank) => history.crank(crank), onBadLine: reportBadLine, governHeap: true }),
   );
   if (!model.has(id)) throw new CliError(`${kref} does not appear in ${pass.name}`, EXIT_FAILURE);
-  const out = Output.open(opts.out);
   out.write(`${history.lines(id, model, new AutoNames(model, vats)).join('\n')}\n`);
   await out.close();
   return EXIT_OK;
@@ -57,10 +58,12 @@ export function register(program: Command): Command {
     .argument('<kref>', 'a kref (ko12, kp40, kd3), or a name from the --annotations file')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  const [outOption, forceOption] = outputOptions() as [Option, Option];
   return cmd
     .option('--nonoise', 'leave out clist and subscribe lines')
     .option('--bigwidth <n>', 'print values longer than n characters as <BIG> (default 200)', parseNonNegativeInt)
-    .option('-o, --out <file>', 'write to file instead of stdout')
+    .addOption(outOption)
+    .addOption(forceOption)
     .addHelpText(
       'after',
       `

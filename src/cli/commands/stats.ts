@@ -1,12 +1,12 @@
 /**
- * `slogulate stats [file]`: tables of syscalls by type, deliveries by vat and
+ * `slogulate stats [files...]`: tables of syscalls by type, deliveries by vat and
  * by vat+method, and cranks by vat, with totals; text, markdown or JSON.
  */
 import { Option, type Command } from 'commander';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
@@ -17,6 +17,8 @@ interface StatsCliOptions {
   vat?: string[];
   annotations?: string;
   annot?: string;
+  out?: string;
+  force?: boolean;
 }
 
 export function register(program: Command): Command {
@@ -28,6 +30,7 @@ export function register(program: Command): Command {
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of outputOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -41,15 +44,15 @@ Examples:
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<StatsCliOptions>();
+    const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const { aggregate: agg, pass } = await passOrFail(
       statsOf({ inputs: files, selection: selectionFrom(opts), annotations, onBadLine: reportBadLine, governHeap: true }),
     );
-    const empty = agg.cranks.selected === 0;
-    if (empty) warn(`${pass.name}: no cranks match ${agg.selection}`);
-    const out = Output.open(undefined);
+    if (agg.cranks.selected === 0) warn(`${pass.name}: no cranks match ${agg.selection}`);
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
-    else if (!empty) out.write(formatTables(statsTables(agg, pass.name), opts.format));
+    // No cranks: the tables still print, with zeros (a script reading them finds them).
+    else out.write(formatTables(statsTables(agg, pass.name), opts.format));
     await out.close();
     process.exitCode = EXIT_OK;
   });

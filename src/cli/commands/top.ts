@@ -1,5 +1,5 @@
 /**
- * `slogulate top [file]`: the delivery cranks that cost the most, ranked six
+ * `slogulate top [files...]`: the delivery cranks that cost the most, ranked six
  * ways, each listed as its `--timing` crank header.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
@@ -8,7 +8,7 @@ import { topOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
 
 export const DEFAULT_TOP_N = 5;
 
@@ -20,6 +20,8 @@ interface TopCliOptions {
   vat?: string[];
   annotations?: string;
   annot?: string;
+  out?: string;
+  force?: boolean;
 }
 
 function parseKey(value: string, previous: TopKey[] | undefined): TopKey[] {
@@ -54,6 +56,7 @@ export function register(program: Command): Command {
     .option('--json', 'print the rankings as JSON');
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of outputOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -67,6 +70,7 @@ Examples:
     // The render's options (--annotations, --cranks, --vat) also exist on the root
     // command, which may take them wherever they appear: read both.
     const opts = command.optsWithGlobals<TopCliOptions>();
+    const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const { top: result, cranksSelected, pass } = await passOrFail(
@@ -77,7 +81,6 @@ Examples:
     } else if (result.ranked === 0) {
       warn(`${pass.name}: no finished delivery cranks in ${result.selection}`);
     }
-    const out = Output.open(undefined);
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...result }, null, 2)}\n`);
     else if (result.ranked > 0) out.write(topText(result));
     await out.close();

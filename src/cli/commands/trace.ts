@@ -4,19 +4,20 @@
  * slog is read: any size streams through.
  */
 import { basename } from 'node:path';
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { CrankSelection } from '../../analyses/selection.js';
 import { TraceWriter } from '../../analyses/trace.js';
-import { tracePass } from '../../run/analyses.js';
-import { passOrFail, reportBadLine } from '../slog-pass.js';
-import { inputsName } from '../../source/inputs.js';
 import { DEFAULT_BIG_WIDTH } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';
-import { Output } from '../output.js';
+import { openOutput, outputOptions } from '../output-file.js';
+import { tracePass } from '../../run/analyses.js';
+import { inputsName } from '../../source/inputs.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface TraceCliOptions {
   out?: string;
+  force?: boolean;
   bigwidth?: number;
   vatspace?: boolean;
   annotations?: string;
@@ -27,11 +28,13 @@ interface TraceCliOptions {
 }
 
 export function register(program: Command): Command {
+  const [outOption, forceOption] = outputOptions('write the trace to file instead of stdout') as [Option, Option];
   const cmd = program
     .command('trace')
     .description('write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
-    .option('-o, --out <file>', 'write the trace to file instead of stdout')
+    .addOption(outOption)
+    .addOption(forceOption)
     .option('--bigwidth <n>', `values longer than n characters print as <BIG> in slice names (default ${DEFAULT_BIG_WIDTH})`, parseNonNegativeInt)
     .option('--vatspace', 'name refs in slices as the vat sees them (vrefs)');
   for (const opt of annotationOptions()) cmd.addOption(opt);
@@ -57,48 +60,54 @@ Examples:
 }
 
 export async function traceCommand(files: string[], opts: TraceCliOptions): Promise<number> {
-  const annotations = annotationsFrom(opts);
-  const spec = selectionFrom(opts);
-  // The output is opened once the slog is: a missing slog leaves an old trace file alone.
-  let out: Output | undefined;
-  let selection: CrankSelection | undefined;
-  const writer = new TraceWriter({
-    write: (text) => out?.write(text),
-    annotations,
-    processName: `slogulate: ${basename(inputsName(files))}`,
-    bigWidth: opts.bigwidth,
-    vatspace: opts.vatspace,
-    selectCrank: (crank) => selection?.matches(crank) ?? true,
-  });
-  selection = new CrankSelection(spec, writer.vats);
+  // A failed run leaves an old trace file as it was (output-file.ts); on stdout, what was read is still a valid trace.
+  const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
+  let writer: TraceWriter | undefined;
+  let begun = false;
   try {
+    const annotations = annotationsFrom(opts);
+    const spec = selectionFrom(opts);
+    let selection: CrankSelection | undefined;
+    const trace = new TraceWriter({
+      write: (text) => out.write(text),
+      annotations,
+      processName: `slogulate: ${basename(inputsName(files))}`,
+      bigWidth: opts.bigwidth,
+      vatspace: opts.vatspace,
+      selectCrank: (crank) => selection?.matches(crank) ?? true,
+    });
+    writer = trace;
+    selection = new CrankSelection(spec, trace.vats);
     const result = await passOrFail(
       tracePass(
         {
           inputs: files,
           onOpen: () => {
-            if (out) return;
-            out = Output.open(opts.out);
-            writer.begin();
+            if (begun) return;
+            begun = true;
+            trace.begin();
           },
-          afterBatch: () => out?.drained(),
+          afterBatch: () => out.drained(),
           onBadLine: reportBadLine,
-        governHeap: true,
+          governHeap: true,
         },
-        writer,
-        (entry) => writer.observe(entry),
+        trace,
+        (entry) => trace.observe(entry),
       ),
     );
-    writer.end();
-    await out?.close();
-    if (writer.cranks === 0) warn(`${result.name}: no cranks ${selection.isAll ? 'in the slog' : `match ${selection.describe()}`}`);
+    trace.end();
+    await out.close();
+    if (trace.cranks === 0) warn(`${result.name}: no cranks ${selection.isAll ? 'in the slog' : `match ${selection.describe()}`}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (err) {
-    // Whatever was read is still a valid trace file.
-    if (out) {
-      writer.end();
-      await out.close().catch(() => undefined);
+    if (writer && begun) {
+      try {
+        writer.end();
+      } catch {
+        // the first error is the one to report
+      }
     }
+    out.discard();
     throw err;
   }
 }
