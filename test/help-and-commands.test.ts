@@ -20,7 +20,7 @@ describe('help', () => {
   it('`slogulate help` is --help', async () => {
     const help = await runMain(['help']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: slogulate \[options\] \[command\] \[file\]\n/);
+    expect(help.stdout).toMatch(/^Usage: slogulate \[options\] \[command\] \[files\.\.\.\]\n/);
     expect(help.stdout).toContain('\nCommands:\n');
     expect(help.stdout).toBe((await runMain(['--help'])).stdout);
   });
@@ -28,7 +28,7 @@ describe('help', () => {
   it('`slogulate help top` is `slogulate top --help`', async () => {
     const help = await runMain(['help', 'top']);
     expect(help.status).toBe(0);
-    expect(help.stdout).toMatch(/^Usage: slogulate top \[options\] \[file\]\n/);
+    expect(help.stdout).toMatch(/^Usage: slogulate top \[options\] \[files\.\.\.\]\n/);
     expect(help.stdout).toBe((await runMain(['top', '--help'])).stdout);
   });
 
@@ -65,10 +65,12 @@ describe('a mistyped subcommand', () => {
     expect(r).toMatchObject({ status: 2, stdout: '', stderr: "slogulate: unknown command 'frobnicate' (see slogulate --help)\n" });
   });
 
-  it('two slog files: too many arguments', async () => {
-    const r = await runMain([f, f]);
-    expect(r).toMatchObject({ status: 2, stdout: '' });
-    expect(r.stderr).toBe('slogulate: too many arguments: the render reads one slog, got 2 (see slogulate --help)\n');
+  it('two slog files are one slog, read in order', async () => {
+    const one = await runMain([f]);
+    const two = await runMain([f, f]);
+    expect(two.status).toBe(0);
+    // The second file's lines follow the first's: its cranks again, under the same headers.
+    expect(two.stdout.split('\n// crank ').length).toBe(2 * one.stdout.split('\n// crank ').length - 1);
   });
 
   it('a file named like a mistyped command is a slog: `slogulate stat` renders ./stat', async () => {
