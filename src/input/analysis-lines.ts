@@ -47,6 +47,12 @@ export interface AnalysisLineOptions {
    * body (stats and compare count and time them by name; top needs none).
    */
   names: boolean;
+  /**
+   * Keep a deliver-result's whole usage report (dr[2]: computrons, heap
+   * allocation, ...): a deliver-result line that has one is parsed whole
+   * (the report's heap series read `allocate`).
+   */
+  usage?: boolean;
 }
 
 // Each line's start, to the first value read.
@@ -85,6 +91,7 @@ const KEY_COMPUTE = asciiBytes('"compute"');
 export function analysisLineReader(options: AnalysisLineOptions): ByteLineReader {
   const sc = new ByteScanner();
   const names = options.names;
+  const wholeUsage = options.usage === true;
 
   /** `N,"vatID":"V"`, after a line's `"crankNum":`: the vat. */
   function crankAndVat(): string | undefined {
@@ -217,6 +224,7 @@ export function analysisLineReader(options: AnalysisLineOptions): ByteLineReader
     const at = sc.pos;
     sc.pos = tail - NO_USAGE_END.bytes.length;
     if (sc.pos >= at && sc.lit(NO_USAGE_END)) return out.deliverResult(vatID, undefined, time);
+    if (wholeUsage) return undefined;
     sc.pos = at;
     if (!deliveryAndReplay(false) || !sc.lit(DISPATCH) || !sc.skipWord() || !sc.lit(DR) || !sc.skipWord()) return undefined;
     if (sc.buf[sc.pos] !== 44) return undefined;
