@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runSlog } from '../cli/run-slog.js';
-import { emptyAnnotations } from '../model/annotations.js';
+import { emptyAnnotations, loadAnnotations } from '../model/annotations.js';
 import { VatNames } from '../model/vats.js';
 import { EveryNCranks } from './bucketing.js';
 import { readCrankTexts, type CrankPlace } from './crank-texts.js';
@@ -75,6 +75,31 @@ describe('readCrankTexts', () => {
     writeFileSync(join(dir, 'part1.slog'), `${lines.slice(0, cut).join('\n')}\n`);
     writeFileSync(join(dir, 'part2.slog'), lines.slice(cut).join('\n'));
     expect(await topTexts([join(dir, 'part1.slog'), join(dir, 'part2.slog')])).toEqual(plain);
+  });
+
+  it('names refs, vats and cranks from an annotation file', async () => {
+    const annotations = loadAnnotations(join(ROOT, 'fixtures', 'annotations', 'a-local-3.annot.json'));
+    const file = slog('a-local-3');
+    const side = new ReportSide({ files: [file], annotations, bucketing: new EveryNCranks(250), topN: 5 });
+    side.beginFile(file);
+    await runSlog({ file, sink: side, analysisLines: { names: true, usage: true } });
+    const collected = side.result();
+    const texts = await readCrankTexts([...collected.places.values()], { annotations, vats: collected.vats });
+    // The reference has no --timing: take the times out of ours.
+    const reference = new Map<number, string>();
+    const text = readFileSync(join(ROOT, 'fixtures', 'reference', 'a-local-3', 'annotated-nonoise-novatstore.txt'), 'utf8');
+    for (const block of text.split(/\n\n(?=\/\/ crank \d+:|\/\/ end of slog)/)) {
+      const m = /^\/\/ crank (\d+):/.exec(block);
+      if (m) reference.set(Number(m[1]), `${block.replace(/\n$/, '')}\n`);
+    }
+    expect(texts.size).toBeGreaterThanOrEqual(5);
+    let named = 0;
+    for (const [row, place] of collected.places) {
+      const ours = (texts.get(place) as string).replace(/ \[total:.*$/m, '').replace(/ \(\d+µs\)$/gm, '');
+      expect(ours, `crank ${row.crankNum}`).toBe(reference.get(row.crankNum));
+      if (/<[a-zA-Z]/.test(ours)) named += 1;
+    }
+    expect(named).toBeGreaterThan(0);
   });
 
   it('gives nothing for a place that holds no crank', async () => {

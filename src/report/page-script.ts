@@ -5,8 +5,9 @@
  *
  * For tests and for people poking at a report, it leaves on
  * `window.slogReport`: `ready` (true once everything is drawn), `errors`,
- * and `charts`, one per chart: its id, title, points (x values given to
- * uPlot), lines, and `draws` (how many times uPlot drew it).
+ * `charts`, one per chart: its id, title, points (x values given to
+ * uPlot), lines, and `draws` (how many times uPlot drew it); and `zoom()`,
+ * each chart's x range shown.
  *
  * Written without template literals (this is one).
  */
@@ -14,6 +15,8 @@ export const PAGE_SCRIPT = String.raw`
 (function () {
   'use strict';
   var report = (window.slogReport = { ready: false, errors: [], charts: [] });
+  /** Each chart's x range shown ([min, max]): zooming one zooms all. */
+  report.zoom = function () { return plots.map(function (u) { return [u.scales.x.min, u.scales.x.max]; }); };
   window.addEventListener('error', function (e) { report.errors.push(String(e.message)); });
   var model = JSON.parse(document.getElementById('slog-report-data').textContent);
   var compare = model.sides.length > 1;
@@ -141,7 +144,7 @@ export const PAGE_SCRIPT = String.raw`
     $('charts-body').appendChild(box);
     var info = { id: chart.id, title: chart.title, points: 0, lines: chart.series.length, draws: 0 };
     var data = [chart.x];
-    var series = [{ label: model.axis, value: function (u, v, si, i) { return i === null || i === undefined ? '--' : chart.labels[i]; } }];
+    var series = [{ label: 'bucket', value: function (u, v, si, i) { return i === null || i === undefined ? '--' : chart.labels[i]; } }];
     var bands = [];
     var hidden = [];
     var fmt = function (u, v) { return valueText(chart.unit, v); };
@@ -244,7 +247,7 @@ export const PAGE_SCRIPT = String.raw`
       });
       var head = h('thead', null, [h('tr', null, [h('th', { class: 'r', text: '#' })].concat(columns.map(function (col) { return h('th', { class: col[2], text: col[1] }); })))]);
       var table = h('table', { class: 'top', id: 'top-' + side.role + '-' + r.key, 'data-key': r.key }, [head, h('tbody', null, rows)]);
-      var panel = h('div', { role: 'tabpanel' }, [r.cranks.length ? table : h('p', { text: 'No crank reports ' + r.title + '.' })]);
+      var panel = h('div', { role: 'tabpanel' }, [r.cranks.length ? h('div', { class: 'scroll' }, [table]) : h('p', { text: 'No crank reports ' + r.title + '.' })]);
       panels.push(panel);
       tables.appendChild(panel);
     });
