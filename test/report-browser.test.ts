@@ -8,7 +8,7 @@
  * comparison of two runs. Screenshots go to test-output/ (git-ignored) for
  * a person to look at.
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -16,6 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numberText } from '../src/analyses/compare-report.js';
 import { TopCollector, type TopResult } from '../src/analyses/top.js';
 import { runSlog } from '../src/cli/run-slog.js';
+import { emptyAnnotations } from '../src/model/annotations.js';
+import { reportHtml } from '../src/report/html.js';
+import { collectReport } from '../src/report/run-report.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, runCli, slogPath } from './helpers.js';
 
@@ -339,5 +342,47 @@ describe('the report of two slogs (--compare), in a browser', () => {
       expect(await page.locator(`#crank-text-${role}`).textContent()).toBe(referenceCrank(slog, top.rankings[0]?.cranks[0]?.crankNum as number));
     }
     await page.screenshot({ path: join(OUT, 'report-compare.png'), fullPage: true });
+  });
+});
+
+describe('a long run, downsampled, in a browser', () => {
+  it('draws each line with its minimum-to-maximum band, at most maxPoints points', async () => {
+    const maxPoints = 8;
+    const every = 3;
+    const outcome = await collectReport({ runs: [[slogPath('a-xs-3')]], every, roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [], maxPoints });
+    const file = join(OUT, 'report-downsampled.html');
+    writeFileSync(file, reportHtml(outcome.data));
+    const { page, problems } = await openReport(file);
+    expect(problems).toEqual([]);
+    // Points a Downsampler of 8 makes of this many buckets: full at 8, halved to 4, each then twice as wide.
+    let stride = 1;
+    let done = 0;
+    let pending = 0;
+    for (let i = 0; i < Math.ceil(slogFacts(slogPath('a-xs-3')).cranks / every); i += 1) {
+      pending += 1;
+      if (pending < stride) continue;
+      pending = 0;
+      done += 1;
+      if (done === maxPoints) {
+        done = maxPoints / 2;
+        stride *= 2;
+      }
+    }
+    const points = done + (pending > 0 ? 1 : 0);
+    const charts = (await reportState(page)).charts as Array<ChartInfo & { drawnSeries: number }>;
+    expect(charts.length).toBe(7);
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(points);
+      // x, then each line with its minimum and maximum.
+      expect(c.drawnSeries, c.id).toBe(1 + 3 * c.lines);
+    }
+    const pixels = await coloredPixels(page);
+    for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+    expect(await page.locator('#charts-note').textContent()).toMatch(new RegExp(`^Each point covers ${stride} buckets of ${every} cranks \\(${stride * every} cranks\\): the line is their mean, the band their minimum to maximum\\.`));
+    const over = page.locator('#chart-syscalls .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    expect(await page.locator('#chart-syscalls .u-legend .u-series').first().locator('.u-value').textContent()).toBe(`cranks 0-${stride * every - 1}`);
   });
 });

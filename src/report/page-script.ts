@@ -6,7 +6,9 @@
  * For tests and for people poking at a report, it leaves on
  * `window.slogReport`: `ready` (true once everything is drawn), `errors`,
  * `charts`, one per chart: its id, title, points (x values given to
- * uPlot), lines, and `draws` (how many times uPlot drew it); and `zoom()`,
+ * uPlot), lines, drawnSeries (uPlot's series: x, each line, and its
+ * minimum and maximum when a point covers several buckets), and `draws`
+ * (how many times uPlot drew it); and `zoom()`,
  * each chart's x range shown.
  *
  * Written without template literals (this is one).
@@ -181,6 +183,8 @@ export const PAGE_SCRIPT = String.raw`
     var legendRows = u.root.querySelectorAll('.u-legend .u-series');
     hidden.forEach(function (i) { if (legendRows[i]) legendRows[i].style.display = 'none'; });
     info.points = u.data[0].length;
+    // Each line, and its min and max when points cover several buckets, plus x.
+    info.drawnSeries = u.series.length;
     plots.push(u);
     report.charts.push(info);
   }

@@ -105,8 +105,8 @@ export interface SideInput {
 
 export interface ReportInput {
   sides: SideInput[];
-  /** How the series were bucketed, in words: `250 cranks`, `benchmark round`. */
-  bucket: string;
+  /** Cranks per bucket, when bucketed every N cranks (else per the series' axis: round, block). */
+  every?: number;
   comparison?: Comparison;
   thresholds?: ThresholdResult[];
 }
@@ -120,7 +120,7 @@ export const MAX_VAT_SERIES = 8;
 
 const round = (v: number | null, digits: number): number | null => (v === null ? null : Number(v.toFixed(digits)));
 
-function limitRows(table: Table, id: string, footer: number): ReportTable {
+export function limitRows(table: Table, id: string, footer: number): ReportTable {
   const body = table.rows.length - footer;
   if (body <= MAX_TABLE_ROWS) return { ...table, id, footer };
   const note = `${MAX_TABLE_ROWS} of ${body} rows shown (the largest first); slogulate stats has them all`;
@@ -133,7 +133,7 @@ function limitRows(table: Table, id: string, footer: number): ReportTable {
   };
 }
 
-function truncateText(text: string): string {
+export function truncateText(text: string): string {
   let end = -1;
   for (let i = 0; i < MAX_TEXT_LINES; i += 1) {
     end = text.indexOf('\n', end + 1);
@@ -294,11 +294,13 @@ export function reportData(input: ReportInput): ReportData {
   const first = sides[0] as SideInput;
   const axisName = first.series.axis;
   const perPoint = Math.max(...sides.map((s) => s.series.bucketsPerPoint));
-  const axis = axisName === 'crank' ? `crank number (first crank of each ${input.bucket})` : axisName === 'round' ? 'benchmark round' : axisName;
+  const cranks = (n: number): string => `${n} crank${n === 1 ? '' : 's'}`;
+  const every = input.every ?? 1;
+  const axis = axisName === 'crank' ? `crank number (first crank of each bucket of ${cranks(every)})` : axisName === 'round' ? 'benchmark round' : axisName;
+  const one = axisName === 'crank' ? `a bucket of ${cranks(every)}` : `a ${axis}`;
+  const many = axisName === 'crank' ? `${perPoint} buckets of ${cranks(every)} (${cranks(perPoint * every)})` : `${perPoint} ${axis}s`;
   const pointNote =
-    perPoint > 1
-      ? `Each point covers ${perPoint} buckets of ${input.bucket}: the line is their mean, the band their minimum to maximum.`
-      : `Each point is one ${input.bucket}.`;
+    perPoint > 1 ? `Each point covers ${many}: the line is their mean, the band their minimum to maximum.` : `Each point is ${one}.`;
   const title = sides.length > 1 ? `slogulate report: ${sides.map((s) => s.files.join(' ')).join(' vs ')}` : `slogulate report: ${first.files.join(' ')}`;
   const data: ReportData = {
     format: REPORT_FORMAT,

@@ -119,10 +119,10 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
 }
 
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
-  const bucket = req.roundMarks ? 'benchmark round' : `${req.every} crank${req.every === 1 ? '' : 's'}`;
+  const bucket = req.roundMarks ? {} : { every: req.every };
   if (req.runs.length === 1) {
     const run = await readRun(req.runs[0] as string[], 'slog', req, false);
-    return { data: reportData({ sides: [run.input], bucket }), thresholds: [] };
+    return { data: reportData({ sides: [run.input], ...bucket }), thresholds: [] };
   }
   const [base, head] = await Promise.all([readRun(req.runs[0] as string[], 'base', req, true), readRun(req.runs[1] as string[], 'head', req, true)]);
   const baseData = base.collected.compareData;
@@ -141,5 +141,5 @@ export async function collectReport(req: ReportRequest): Promise<ReportOutcome> 
     throw err;
   }
   const comparison = compareSides(baseData, headData);
-  return { data: reportData({ sides: [base.input, head.input], bucket, comparison, thresholds }), thresholds };
+  return { data: reportData({ sides: [base.input, head.input], ...bucket, comparison, thresholds }), thresholds };
 }
