@@ -153,7 +153,7 @@ function chooseRows(section: CompareSection, options: ReportOptions): { rows: Co
   return { rows: [...overall, ...entries.slice(0, keep * perEntry)], omitted };
 }
 
-function thresholdTable(results: ThresholdResult[]): Table {
+export function thresholdTable(results: ThresholdResult[]): Table {
   return {
     title: 'Thresholds',
     columns: [left('threshold'), right('base'), right('head'), right('delta'), right('delta%'), right('limit'), left('result')],
@@ -192,7 +192,7 @@ function roundsLine(c: Comparison): string | undefined {
 }
 
 /** Each section's table, with the rows the options choose and a note of those left out. */
-function sectionTables(c: Comparison, options: ReportOptions): Array<{ section: CompareSection; table: Table }> {
+export function sectionTables(c: Comparison, options: ReportOptions): Array<{ section: CompareSection; table: Table }> {
   return c.sections.map((section) => {
     const { rows, omitted } = chooseRows(section, options);
     const table = sectionTable(section, rows, c.perRound);

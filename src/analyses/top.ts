@@ -88,6 +88,12 @@ export interface TopConfig {
   selection?: SelectionSpec;
   /** Vat names and crank labels for the headers. */
   annotations?: Annotations;
+  /**
+   * Told when a crank first makes a ranking, with the row made for it (one
+   * per crank; a later crank may push it out again). The report keeps where
+   * each ranked crank lies in the slog, in a WeakMap on the row.
+   */
+  onRanked?: (row: RankedCrank, crank: Crank) => void;
 }
 
 /** A crank's figures, as its `--timing` header prints them. */
@@ -211,6 +217,7 @@ export class TopCollector implements CrankSink {
     };
     const label = this.ctx.annotations.crankLabels.get(crank.crankNum);
     if (label !== undefined) row.label = label;
+    this.config.onRanked?.(row, crank);
     return row;
   }
 

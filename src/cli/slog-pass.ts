@@ -5,6 +5,7 @@
  * one that fails while read, or is not a slog at all, a failure (1).
  */
 import { PassError, type BadLineReport } from '../run/pass.js';
+import { UsageError } from '../run/usage-error.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
 
 export function reportBadLine(bad: BadLineReport): void {
@@ -17,6 +18,7 @@ export async function passOrFail<T>(pass: Promise<T>): Promise<T> {
     return await pass;
   } catch (err) {
     if (err instanceof PassError) throw new CliError(err.message, err.kind === 'open' ? EXIT_USAGE : EXIT_FAILURE);
+    if (err instanceof UsageError) throw new CliError(err.message, EXIT_USAGE);
     throw err;
   }
 }

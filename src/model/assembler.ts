@@ -52,6 +52,9 @@ export class CrankAssembler {
   private maxCrank = -1;
   private ranBefore = -1;
 
+  /** The input now read (a slog read from several files): cranks are told where they began. */
+  source = '';
+
   constructor(private readonly sink: CrankSink) {}
 
   /** Is a crank open (started, not finished)? */
@@ -179,6 +182,7 @@ export class CrankAssembler {
       timing: { total: NaN, syscall: 0, syscallCount: 0 },
       firstLine: line,
       lastLine: line,
+      source: this.source,
     };
     const crankNum = start?.crankNum ?? (first as { crankNum?: number } | undefined)?.crankNum;
     if (crankNum !== undefined) this.number(crank, crankNum);

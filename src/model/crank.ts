@@ -78,9 +78,11 @@ export interface Crank {
   deliver?: DeliverEntry;
   deliverResult?: DeliverResultEntry;
   timing: CrankTiming;
-  /** Slog line numbers of the crank-start and of the last entry seen. */
+  /** Slog line numbers of the crank-start and of the last entry seen, in the input named `source`. */
   firstLine: number;
   lastLine: number;
+  /** The input (file) the crank began in, of a slog read from several. */
+  source: string;
 }
 
 export function isDelivery(crank: Crank): boolean {

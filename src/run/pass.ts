@@ -110,6 +110,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
       throw err;
     }
     result.sources.push(source.name);
+    assembler.source = source.name;
     config.onOpen?.(source);
     const bad = new BadLines(source.name, config.onBadLine);
     try {

@@ -60,6 +60,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./trace.js'),
   },
   {
+    name: 'report',
+    usage: '[options] <files...>',
+    summary: 'write one self-contained HTML report: charts over the run, top cranks with their text, stats tables (--compare: two runs)',
+    load: () => import('./report.js'),
+  },
+  {
     name: 'completion',
     usage: '<shell>',
     summary: 'print a bash or zsh completion script',

@@ -1,0 +1,120 @@
+/**
+ * `slogulate report FILE... -o report.html`: one self-contained HTML report
+ * of a slog (or, with --compare, of two), src/report/. The file is written
+ * beside its target under a temporary name and renamed once whole.
+ */
+import { statSync } from 'node:fs';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { Option, type Command } from 'commander';
+import { verdict } from '../../analyses/compare-report.js';
+import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../../analyses/thresholds.js';
+import { reportHtml } from '../../report/html.js';
+import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { annotationOptions, annotationsFrom, parsePositiveInt } from '../common-options.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
+import { DEFAULT_TOP_N } from './top.js';
+
+interface ReportCliOptions {
+  out?: string;
+  every: number;
+  roundMarks?: boolean;
+  compare?: boolean;
+  count: number;
+  failOn?: string[];
+  annotations?: string;
+  annot?: string;
+}
+
+function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
+  return (exprs ?? []).map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (err) {
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
+      throw err;
+    }
+  });
+}
+
+/** The same file (device and inode), when both exist. */
+function sameFile(a: string, b: string): boolean {
+  try {
+    const sa = statSync(a);
+    const sb = statSync(b);
+    return sa.dev === sb.dev && sa.ino === sb.ino;
+  } catch {
+    return false;
+  }
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('report')
+    .description('write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare')
+    .argument('<files...>', 'the slog (several files are read in order as one slog), or BASE HEAD with --compare')
+    .addOption(new Option('-o, --out <file>', 'the HTML file to write').makeOptionMandatory())
+    .addOption(new Option('--every <n>', 'cranks per point of the charts').argParser(parsePositiveInt).default(DEFAULT_EVERY))
+    .option('--round-marks', 'one point per benchmark round (Benchmark "NAME" round N start/end crank C, from the console entries)')
+    .option('--compare', 'two slogs, BASE HEAD: both runs on the same charts, and the compare tables')
+    .addOption(new Option('-n, --count <n>', 'cranks per top ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
+    .addOption(
+      new Option('--fail-on <threshold>', "with --compare: exit 1 when the head exceeds the base by more than this, e.g. 'computrons:+5%' (repeatable)").argParser(
+        (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
+      ),
+    );
+  for (const opt of annotationOptions()) cmd.addOption(opt);
+  cmd.addHelpText(
+    'after',
+    `
+The report opens from disk in a browser with no network (scripts and data inline).
+Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
+Examples:
+  slogulate report chain.slog -o report.html
+  slogulate report --every 100 bench.slog.gz -o bench.html
+  slogulate report --round-marks bench.slog -o rounds.html
+  slogulate report --compare base.slog head.slog --fail-on 'computrons:+5%' -o compare.html`,
+  );
+  cmd.action(async (files: string[], _opts: ReportCliOptions, command: Command) => {
+    // The root command shares some spellings (--annotations, -o): read them with the globals, as the other subcommands do.
+    const opts = command.optsWithGlobals<ReportCliOptions>();
+    const out = opts.out as string;
+    if (files.includes('-')) throw new CliError('report reads its files twice (the top cranks\' lines again): give files, not stdin', EXIT_USAGE);
+    if (opts.compare && files.length !== 2) throw new CliError(`--compare takes two slogs, BASE HEAD (got ${files.length})`, EXIT_USAGE);
+    if (!opts.compare && opts.failOn?.length) throw new CliError('--fail-on needs --compare BASE HEAD', EXIT_USAGE);
+    const annotationFile = opts.annotations ?? opts.annot;
+    for (const input of annotationFile === undefined ? files : [...files, annotationFile]) {
+      if (sameFile(input, out)) throw new CliError(`${out}: is an input (${input}); the report never overwrites one`, EXIT_USAGE);
+    }
+    const thresholds = thresholdsFrom(opts.failOn);
+    const annotations = annotationsFrom(opts);
+    const outcome = await passOrFail(
+      collectReport({
+        runs: opts.compare ? files.map((f) => [f]) : [files],
+        every: opts.every,
+        roundMarks: opts.roundMarks === true,
+        topN: opts.count,
+        annotations,
+        thresholds,
+        onBadLine: reportBadLine,
+        warn,
+        governHeap: true,
+      }),
+    );
+    const html = reportHtml(outcome.data);
+    // Beside the target, then renamed: a failed run leaves an existing report as it was.
+    const temp = join(dirname(out), `.${basename(out)}.slogulate-${process.pid}.tmp`);
+    try {
+      await writeFile(temp, html);
+      await rename(temp, out);
+    } catch (err) {
+      await rm(temp, { force: true }).catch(() => undefined);
+      throw new CliError(`${out}: ${(err as Error).message}`, EXIT_FAILURE);
+    }
+    const exceeded = outcome.thresholds.some((r) => r.exceeded);
+    if (outcome.thresholds.length) warn(verdict(outcome.thresholds) as string);
+    process.exitCode = exceeded ? EXIT_FAILURE : EXIT_OK;
+  });
+  return cmd;
+}

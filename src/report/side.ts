@@ -1,0 +1,118 @@
+/**
+ * Everything the report shows of one run (one slog, possibly in several
+ * files), collected in one streaming pass: `stats`'s aggregate (or, beside a
+ * second run, `compare`'s side data, which holds it), `top`'s rankings, the
+ * time series, and where in its file each ranked crank lies (so that its
+ * text can be read again: crank-texts.ts).
+ *
+ * Memory: each part is bounded on its own (see aggregate.ts, top.ts,
+ * series.ts); the places of ranked cranks are kept in a WeakMap on their
+ * ranking rows, so a crank pushed out of every ranking takes its place with it.
+ */
+import type { Annotations } from '../model/annotations.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+import { mergeReads, type Reads } from '../scan/reads.js';
+import type { VatNames } from '../model/vats.js';
+import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses/aggregate.js';
+import { CompareSide, type SideData } from '../analyses/compare-side.js';
+import type { Rounds } from '../analyses/rounds.js';
+import { TOP_READS, TopCollector, type RankedCrank, type TopResult } from '../analyses/top.js';
+import type { Bucketing } from './bucketing.js';
+import type { CrankPlace } from './crank-texts.js';
+import { SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
+
+/** What one run of the report reads: the aggregate's (compare's too), top's and the series' fields. */
+export const REPORT_READS: Reads = mergeReads(mergeReads(AGGREGATE_READS, TOP_READS), SERIES_READS);
+
+export interface ReportSideConfig {
+  /** The slog's files, read in this order as one slog. */
+  files: string[];
+  annotations: Annotations;
+  bucketing: Bucketing;
+  /** Cranks per top ranking. */
+  topN: number;
+  maxPoints?: number;
+  /** Collect what `compare` needs (beside another run), per round when `rounds` is given. */
+  compare?: { rounds?: Rounds };
+}
+
+export interface SideCollected {
+  files: string[];
+  aggregate: SlogAggregate;
+  top: TopResult;
+  series: SeriesData;
+  /** Where each ranked crank lies. */
+  places: Map<RankedCrank, CrankPlace>;
+  /** The vat names learned (annotations first). */
+  vats: VatNames;
+  /** With `compare`: the compare side's data. */
+  compareData?: SideData;
+}
+
+export class ReportSide implements CrankSink {
+  private readonly top: TopCollector;
+  private readonly series: SeriesCollector;
+  private readonly aggregator: SlogAggregator | undefined;
+  private readonly compareSide: CompareSide | undefined;
+  private readonly statsSink: CrankSink;
+  private readonly placeOf = new WeakMap<RankedCrank, CrankPlace>();
+
+  constructor(private readonly config: ReportSideConfig) {
+    const vatNames = config.annotations.vatNames;
+    this.top = new TopCollector({
+      n: config.topN,
+      annotations: config.annotations,
+      onRanked: (row, crank) =>
+        this.placeOf.set(row, { file: crank.source, firstLine: crank.firstLine, lastLine: crank.lastLine, again: crank.again, opening: crank.opening }),
+    });
+    this.series = new SeriesCollector(config.bucketing, config.maxPoints);
+    if (config.compare) {
+      this.compareSide = new CompareSide({
+        slog: config.files.join(' '),
+        vatNames,
+        ...(config.compare.rounds ? { rounds: config.compare.rounds } : {}),
+        marksInSlog: true,
+      });
+      this.statsSink = this.compareSide.sink;
+    } else {
+      this.aggregator = new SlogAggregator({ vatNames });
+      this.statsSink = this.aggregator;
+    }
+  }
+
+  /** Call before reading each file. */
+  beginFile(file: string): void {
+    this.series.beginFile(file);
+  }
+
+  entry(entry: SlogEntry, line: number): void {
+    this.statsSink.entry(entry, line);
+    this.top.entry(entry);
+    this.series.entry(entry, line);
+  }
+
+  crank(crank: Crank): void {
+    this.statsSink.crank(crank);
+    this.top.crank(crank);
+    this.series.crank(crank);
+  }
+
+  /** Call once, after the last file. */
+  result(): SideCollected {
+    const top = this.top.result();
+    const places = new Map<RankedCrank, CrankPlace>();
+    for (const ranking of top.rankings) {
+      for (const row of ranking.cranks) {
+        const place = this.placeOf.get(row);
+        if (place) places.set(row, place);
+      }
+    }
+    const compareData = this.compareSide?.result();
+    const aggregate = compareData ? compareData.aggregate : (this.aggregator as SlogAggregator).result();
+    const out: SideCollected = { files: this.config.files, aggregate, top, series: this.series.finish(), places, vats: this.top.vats };
+    if (compareData) out.compareData = compareData;
+    return out;
+  }
+}

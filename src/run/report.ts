@@ -1,0 +1,155 @@
+/**
+ * The passes of `slogulate report`: each run's files read once through the
+ * usual pass (runSlog, reading most lines as small entries), then the top
+ * cranks' lines read again for their text (crank-texts.ts); with two runs,
+ * both read at the same time, then compared as `compare` does.
+ *
+ * Both passes are the usual ones (pass.ts): every crank counted once, replays
+ * left out.
+ */
+import type { Annotations } from '../model/annotations.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+import { compareSides, evaluateThresholds } from '../analyses/compare.js';
+import { RoundMarkError, Rounds } from '../analyses/rounds.js';
+import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/thresholds.js';
+import type { RankedCrank } from '../analyses/top.js';
+import { EveryNCranks, PerRound } from '../report/bucketing.js';
+import { readCrankTexts } from '../report/crank-texts.js';
+import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
+import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
+import { analysisPass } from './analyses.js';
+import type { BadLineReport } from './pass.js';
+import { UsageError } from './usage-error.js';
+
+/** Cranks per bucket by default (as in Agoric's published benchmark graphs). */
+export const DEFAULT_EVERY = 250;
+
+export interface ReportRequest {
+  /** One run's files (read as one slog), or two runs (base, head). */
+  runs: string[][];
+  /** Cranks per bucket (unless per round). */
+  every: number;
+  /** One bucket per benchmark round (marks read from the slog's console entries). */
+  roundMarks: boolean;
+  /** Cranks per top ranking. */
+  topN: number;
+  annotations: Annotations;
+  /** `--fail-on` thresholds (two runs only). */
+  thresholds: Threshold[];
+  /** Points per series at most (tests make it small). */
+  maxPoints?: number;
+  onBadLine?: (bad: BadLineReport) => void;
+  /** Told what the user should know (a round without its end mark...). */
+  warn?: (message: string) => void;
+  /** Keep the process's heap flat (the command line; pass.ts). */
+  governHeap?: boolean;
+}
+
+export interface ReportOutcome {
+  data: ReportData;
+  thresholds: ThresholdResult[];
+}
+
+/** Turns a round-mark error thrown inside the pass into a usage error. */
+class MarkErrors implements CrankSink {
+  constructor(private readonly inner: CrankSink) {}
+  entry(entry: SlogEntry, line: number): void {
+    this.guard(() => this.inner.entry(entry, line));
+  }
+  crank(crank: Crank): void {
+    this.guard(() => this.inner.crank(crank));
+  }
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      if (err instanceof RoundMarkError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+}
+
+interface RunRead {
+  collected: SideCollected;
+  input: SideInput;
+}
+
+async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, compare: boolean): Promise<RunRead> {
+  const rounds = req.roundMarks ? new Rounds() : undefined;
+  const side = new ReportSide({
+    files,
+    annotations: req.annotations,
+    bucketing: rounds ? new PerRound(rounds) : new EveryNCranks(req.every),
+    topN: req.topN,
+    ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
+    ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
+  });
+  const warn = req.warn ?? (() => undefined);
+  const run = await analysisPass(
+    {
+      inputs: files,
+      onOpen: (source) => side.beginFile(source.name),
+      ...(req.onBadLine ? { onBadLine: req.onBadLine } : {}),
+      ...(req.governHeap ? { governHeap: true } : {}),
+    },
+    REPORT_READS,
+    new MarkErrors(side),
+  );
+  const { lines, badLines } = run;
+  const collected = side.result();
+  const name = files.join(' ');
+  if (rounds) {
+    if (rounds.count === 0) {
+      throw new UsageError(`${name} (console entries): no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`);
+    }
+    for (const r of rounds.unended()) warn(`${name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
+  }
+  if (collected.aggregate.cranks.seen === 0) warn(`${name}: no cranks`);
+  const byPlace = await readCrankTexts([...collected.places.values()], { annotations: req.annotations, vats: collected.vats });
+  const texts = new Map<RankedCrank, string>();
+  for (const [row, place] of collected.places) {
+    const text = byPlace.get(place);
+    if (text !== undefined) texts.set(row, text);
+  }
+  const input: SideInput = {
+    role,
+    files,
+    lines,
+    badLines,
+    aggregate: collected.aggregate,
+    top: collected.top,
+    texts,
+    series: collected.series,
+    vats: collected.vats,
+  };
+  return { collected, input };
+}
+
+export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
+  const bucket = req.roundMarks ? {} : { every: req.every };
+  if (req.runs.length === 1) {
+    const run = await readRun(req.runs[0] as string[], 'slog', req, false);
+    return { data: reportData({ sides: [run.input], ...bucket }), thresholds: [] };
+  }
+  const [base, head] = await Promise.all([readRun(req.runs[0] as string[], 'base', req, true), readRun(req.runs[1] as string[], 'head', req, true)]);
+  const warn = req.warn ?? (() => undefined);
+  const baseData = base.collected.compareData;
+  const headData = head.collected.compareData;
+  if (!baseData || !headData) throw new Error('compare data missing');
+  if (baseData.aggregate.computrons === undefined && headData.aggregate.computrons === undefined) {
+    for (const t of req.thresholds) {
+      if (t.metric.kind === 'computrons') warn(`--fail-on '${t.text}': neither slog reports computrons (only XS workers do); it cannot fail`);
+    }
+  }
+  let thresholds: ThresholdResult[];
+  try {
+    thresholds = evaluateThresholds(req.thresholds, baseData, headData);
+  } catch (err) {
+    if (err instanceof ThresholdError) throw new UsageError(`--fail-on: ${err.message}`);
+    throw err;
+  }
+  const comparison = compareSides(baseData, headData);
+  return { data: reportData({ sides: [base.input, head.input], ...bucket, comparison, thresholds }), thresholds };
+}

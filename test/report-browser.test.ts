@@ -1,0 +1,388 @@
+/// <reference lib="dom" />
+/**
+ * `slogulate report` opened in a real headless Chromium (test/browser.ts),
+ * every request but the report's own file blocked: no console errors, every
+ * chart drawn with the points the slog makes, the top-cranks tables equal
+ * what `top` computes, a click shows a crank's text as the text render
+ * prints it, tables sort, zoom follows across charts; and the same for a
+ * comparison of two runs. Screenshots go to test-output/ (git-ignored) for
+ * a person to look at.
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numberText } from '../src/analyses/compare-report.js';
+import { TOP_READS, TopCollector, type TopResult } from '../src/analyses/top.js';
+import { analysisPass } from '../src/run/analyses.js';
+import { emptyAnnotations } from '../src/model/annotations.js';
+import { reportHtml } from '../src/report/html.js';
+import { collectReport } from '../src/run/report.js';
+import { openBrowser, type TestBrowser } from './browser.js';
+import { ROOT, REFERENCE, runCli, slogPath } from './helpers.js';
+
+const OUT = join(ROOT, 'test-output');
+
+interface ChartInfo {
+  id: string;
+  points: number;
+  lines: number;
+  draws: number;
+}
+
+interface Opened {
+  page: Page;
+  /** Console errors and page errors. */
+  problems: string[];
+  /** Every request the page made, and those blocked. */
+  requests: string[];
+  blocked: string[];
+}
+
+let browser: TestBrowser;
+
+beforeAll(async () => {
+  mkdirSync(OUT, { recursive: true });
+  // The first run may unpack the npm package's Chromium, or install Debian's.
+  browser = await openBrowser();
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function openReport(file: string): Promise<Opened> {
+  const page = await browser.context.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  const blocked: string[] = [];
+  const url = pathToFileURL(file).href;
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('request', (r) => requests.push(r.url()));
+  // The network is closed: anything but the report itself is refused, and noted.
+  await page.route('**/*', (route) => {
+    const asked = route.request().url();
+    if (asked === url) return route.continue();
+    blocked.push(asked);
+    return route.abort('blockedbyclient');
+  });
+  await page.goto(url);
+  await page.waitForFunction(() => {
+    const r = (window as unknown as { slogReport?: { ready: boolean; errors: string[] } }).slogReport;
+    return r !== undefined && (r.ready || r.errors.length > 0);
+  });
+  return { page, problems, requests, blocked };
+}
+
+const reportState = (page: Page): Promise<{ ready: boolean; errors: string[]; charts: ChartInfo[] }> =>
+  page.evaluate(() => {
+    const r = (window as unknown as { slogReport: { ready: boolean; errors: string[]; charts: ChartInfo[] } }).slogReport;
+    return { ready: r.ready, errors: r.errors, charts: r.charts };
+  });
+
+/** Pixels of strong color (not the axes' grays) in each chart's canvas: lines were drawn there. */
+const coloredPixels = (page: Page): Promise<Record<string, number>> =>
+  page.evaluate(() => {
+    const out: Record<string, number> = {};
+    for (const box of Array.from(document.querySelectorAll<HTMLElement>('.chart'))) {
+      const canvas = box.querySelector('canvas') as HTMLCanvasElement;
+      const px = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        const r = px[i] as number;
+        const g = px[i + 1] as number;
+        const b = px[i + 2] as number;
+        if ((px[i + 3] as number) > 200 && Math.max(r, g, b) - Math.min(r, g, b) > 80) n += 1;
+      }
+      out[box.dataset.chart as string] = n;
+    }
+    return out;
+  });
+
+/** Pixels of each chart's canvas near a line color (rgb). */
+const colored = (page: Page, rgb: [number, number, number]): Promise<Record<string, number>> =>
+  page.evaluate((c) => {
+    const out: Record<string, number> = {};
+    for (const box of Array.from(document.querySelectorAll<HTMLElement>('.chart'))) {
+      const canvas = box.querySelector('canvas') as HTMLCanvasElement;
+      const px = (canvas.getContext('2d') as CanvasRenderingContext2D).getImageData(0, 0, canvas.width, canvas.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        if (Math.abs((px[i] as number) - c[0]) < 40 && Math.abs((px[i + 1] as number) - c[1]) < 40 && Math.abs((px[i + 2] as number) - c[2]) < 40) n += 1;
+      }
+      out[box.dataset.chart as string] = n;
+    }
+    return out;
+  }, rgb);
+
+/** The text render's section of crank `n` (--nonoise --novatstore --timing), from the reference text. */
+function referenceCrank(slog: string, n: number): string {
+  const text = readFileSync(join(REFERENCE, slog, 'nonoise-novatstore-timing.txt'), 'utf8');
+  const block = text.split(/\n\n(?=\/\/ crank \d+:|\/\/ end of slog)/).find((b) => b.startsWith(`// crank ${n}:`));
+  if (block === undefined) throw new Error(`no crank ${n} in the reference text of ${slog}`);
+  return `${block.replace(/\n$/, '')}\n`;
+}
+
+/** What `top --json` computes, in-process. */
+async function topOf(file: string, n: number): Promise<TopResult> {
+  const collector = new TopCollector({ n });
+  await analysisPass({ inputs: [file] }, TOP_READS, collector);
+  return collector.result();
+}
+
+/** Each ranking's table as shown: rows of [crank, field values]. */
+const topTables = (page: Page, role: string): Promise<Array<{ key: string; rows: Array<Record<string, string>> }>> =>
+  page.evaluate((r) => {
+    return Array.from(document.querySelectorAll<HTMLTableElement>(`#top-${r} table.top`)).map((t) => ({
+      key: t.dataset.key as string,
+      rows: Array.from(t.tBodies[0]?.rows ?? []).map((tr) => {
+        const row: Record<string, string> = {};
+        for (const td of Array.from(tr.querySelectorAll<HTMLElement>('td[data-field]'))) row[td.dataset.field as string] = td.textContent ?? '';
+        return row;
+      }),
+    }));
+  }, role);
+
+const FIELDS = ['crankNum', 'vatID', 'vatName', 'totalMicros', 'localMicros', 'localPercent', 'syscallMicros', 'syscallPercent', 'syscallCount'] as const;
+
+function expectedTables(top: TopResult): Array<{ key: string; rows: Array<Record<string, string>> }> {
+  return top.rankings.map((r) => ({
+    key: r.key,
+    rows: r.cranks.map((c) => {
+      const row: Record<string, string> = {};
+      for (const f of FIELDS) row[f] = String(c[f] ?? '');
+      if (top.hasComputrons) row.computrons = c.computrons === undefined ? '' : String(c.computrons);
+      return row;
+    }),
+  }));
+}
+
+/** Line counts of the slog, read plainly: cranks, and the vats whose usage reports give `allocate`. */
+function slogFacts(file: string): { cranks: number; heapVats: number; snapshotVats: number } {
+  let cranks = 0;
+  const heap = new Set<string>();
+  const snap = new Set<string>();
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const e = JSON.parse(line) as Record<string, any>;
+    if (e.type === 'crank-start') cranks += 1;
+    if (e.type === 'deliver-result' && typeof e.dr?.[2]?.allocate === 'number') heap.add(e.vatID);
+    if (e.type === 'heap-snapshot-save') snap.add(e.vatID);
+  }
+  return { cranks, heapVats: heap.size, snapshotVats: snap.size };
+}
+
+describe('the report of one slog, in a browser', () => {
+  const slog = 'a-xs-3';
+  const file = join(OUT, 'report.html');
+  let opened: Opened;
+
+  beforeAll(async () => {
+    const r = await runCli(['report', `${slog}.slog`, '--every', '10', '-o', file]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    opened = await openReport(file);
+  }, 120_000);
+
+  it('loads with no console error and no request but its own file', async () => {
+    const { page, problems, requests, blocked } = opened;
+    expect(problems).toEqual([]);
+    expect((await reportState(page)).errors).toEqual([]);
+    expect((await reportState(page)).ready).toBe(true);
+    expect(blocked).toEqual([]);
+    expect(requests).toEqual([pathToFileURL(file).href]);
+    // The block is real: a request from the page is refused and noted.
+    const fetched = await page.evaluate(() => fetch('https://example.com/').then(() => 'fetched', () => 'refused'));
+    expect(fetched).toBe('refused');
+    expect(blocked).toEqual(['https://example.com/']);
+  });
+
+  it('draws every chart with one point per 10 cranks', async () => {
+    const { page } = opened;
+    const facts = slogFacts(slogPath(slog));
+    const charts = (await reportState(page)).charts;
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot']);
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(Math.ceil(facts.cranks / 10));
+      expect(c.draws, c.id).toBeGreaterThan(0);
+    }
+    const lines = Object.fromEntries(charts.map((c) => [c.id, c.lines]));
+    expect(lines).toEqual({ crankTime: 1, computrons: 1, deliveries: 1, syscalls: 1, heap: facts.heapVats, heapCount: facts.heapVats, snapshot: facts.snapshotVats });
+    // Lines in color on every chart (the vats' heap lines may lie on each other: any color counts).
+    const pixels = await coloredPixels(page);
+    for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+  });
+
+  it('shows the top cranks as top computes them, and a crank\'s text on a click', async () => {
+    const { page } = opened;
+    const top = await topOf(slogPath(slog), 5);
+    expect(top.hasComputrons).toBe(true);
+    expect(await topTables(page, 'slog')).toEqual(expectedTables(top));
+    expect(await page.locator('#top-slog .tabs button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.key))).toEqual(top.rankings.map((r) => r.key));
+
+    const first = top.rankings[0]?.cranks[0];
+    await page.locator('#top-slog-total tbody tr').first().click();
+    expect(await page.locator('#crank-text-slog').textContent()).toBe(referenceCrank(slog, first?.crankNum as number));
+    // Another ranking: its tab, then its second crank.
+    const byComputrons = top.rankings.find((r) => r.key === 'computrons');
+    await page.locator('#top-slog .tabs button[data-key="computrons"]').click();
+    expect(await page.locator('#top-slog-computrons').isVisible()).toBe(true);
+    expect(await page.locator('#top-slog-total').isVisible()).toBe(false);
+    await page.locator('#top-slog-computrons tbody tr').nth(1).click();
+    expect(await page.locator('#crank-text-slog').textContent()).toBe(referenceCrank(slog, byComputrons?.cranks[1]?.crankNum as number));
+  });
+
+  it('sorts a stats table by a column, the totals row staying last', async () => {
+    const { page } = opened;
+    const table = page.locator('#slog-deliveriesByVat');
+    const counts = (): Promise<number[]> => table.locator('tbody tr td:nth-child(3)').evaluateAll((tds) => tds.map((td) => Number(td.textContent)));
+    await table.locator('th', { hasText: /^count$/ }).click();
+    const down = await counts();
+    expect(down).toEqual([...down].sort((a, b) => b - a));
+    await table.locator('th', { hasText: /^count$/ }).click();
+    const up = await counts();
+    expect(up).toEqual([...down].reverse());
+    expect(await table.locator('tfoot td').first().textContent()).toBe('all');
+  });
+
+  it('zooms every chart together, and shows a point\'s cranks on hover', async () => {
+    const { page } = opened;
+    const over = page.locator('#chart-crankTime .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const before = (await page.evaluate(() => (window as unknown as { slogReport: { zoom(): number[][] } }).slogReport.zoom())) as number[][];
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const after = (await page.evaluate(() => (window as unknown as { slogReport: { zoom(): number[][] } }).slogReport.zoom())) as number[][];
+    const [min, max] = after[0] as number[];
+    expect((max as number) - (min as number)).toBeLessThan(((before[0]?.[1] as number) - (before[0]?.[0] as number)) / 2);
+    for (const range of after) expect(range).toEqual(after[0]);
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await page.locator('#chart-crankTime .u-legend .u-series').first().locator('.u-value').textContent()).toMatch(/^cranks \d+-\d+$/);
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+    expect(await page.evaluate(() => (window as unknown as { slogReport: { zoom(): number[][] } }).slogReport.zoom())).toEqual(before);
+  });
+
+  it('saves a screenshot for a person to look at', async () => {
+    const { page } = opened;
+    await page.locator('#top-slog .tabs button[data-key="total"]').click();
+    await page.locator('#top-slog-total tbody tr').first().click();
+    const shot = join(OUT, 'report.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+  });
+});
+
+describe('the report of two slogs (--compare), in a browser', () => {
+  const file = join(OUT, 'report-compare.html');
+  let opened: Opened;
+  let status: number | null;
+
+  beforeAll(async () => {
+    const r = await runCli(['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '--every', '25', '--fail-on', 'syscalls:+0', '--fail-on', 'cranks:+50%', '-o', file]);
+    status = r.status;
+    opened = await openReport(file);
+  }, 120_000);
+
+  it('overlays both runs on every chart, with no console error', async () => {
+    const { page, problems, blocked } = opened;
+    expect(problems).toEqual([]);
+    expect(blocked).toEqual([]);
+    const charts = (await reportState(page)).charts;
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'deliveries', 'syscalls']);
+    const points = Math.max(Math.ceil(slogFacts(slogPath('a-local-3')).cranks / 25), Math.ceil(slogFacts(slogPath('b-local-5')).cranks / 25));
+    for (const c of charts) {
+      expect(c.lines, c.id).toBe(2);
+      expect(c.points, c.id).toBe(points);
+      expect(c.draws, c.id).toBeGreaterThan(0);
+    }
+    // The head's line is red (#d1495b), the base's gray (#6b7280).
+    const red = await colored(page, [0xd1, 0x49, 0x5b]);
+    const gray = await colored(page, [0x6b, 0x72, 0x80]);
+    for (const c of charts) {
+      expect(red[c.id], c.id).toBeGreaterThan(30);
+      expect(gray[c.id], c.id).toBeGreaterThan(30);
+    }
+  });
+
+  it('shows the compare tables and thresholds, with compare\'s verdict and exit status', async () => {
+    const { page } = opened;
+    const args = ['a-local-3.slog', 'b-local-5.slog', '--fail-on', 'syscalls:+0', '--fail-on', 'cranks:+50%'];
+    const text = await runCli(['compare', ...args]);
+    const json = JSON.parse((await runCli(['compare', '--format', 'json', ...args])).stdout) as {
+      exceeded: number;
+      sections: Array<{ id: string; rows: Array<{ subtype?: string; base: number; head: number }> }>;
+    };
+    expect(status).toBe(text.status);
+    expect(status).toBe(json.exceeded > 0 ? 1 : 0);
+    expect(await page.locator('#verdict').textContent()).toBe(text.stdout.trimEnd().split('\n').pop());
+    expect(await page.locator('#compare-thresholds tbody tr').count()).toBe(2);
+    const syscalls = json.sections.find((s) => s.id === 'syscallsByType');
+    const shown = await page.locator('#compare-syscallsByType tr').evaluateAll((trs) =>
+      trs.slice(1).map((tr) => Array.from(tr.querySelectorAll('td')).slice(0, 3).map((td) => td.textContent)),
+    );
+    expect(shown).toEqual(syscalls?.rows.map((r) => [r.subtype ?? 'all', numberText(r.base), numberText(r.head)]));
+  });
+
+  it('shows each run\'s top cranks, each with its text', async () => {
+    const { page } = opened;
+    for (const [role, slog] of [
+      ['base', 'a-local-3'],
+      ['head', 'b-local-5'],
+    ] as const) {
+      const top = await topOf(slogPath(slog), 5);
+      expect(await topTables(page, role)).toEqual(expectedTables(top));
+      await page.locator(`#top-${role}-total tbody tr`).first().click();
+      expect(await page.locator(`#crank-text-${role}`).textContent()).toBe(referenceCrank(slog, top.rankings[0]?.cranks[0]?.crankNum as number));
+    }
+    await page.screenshot({ path: join(OUT, 'report-compare.png'), fullPage: true });
+  });
+});
+
+describe('a long run, downsampled, in a browser', () => {
+  it('draws each line with its minimum-to-maximum band, at most maxPoints points', async () => {
+    const maxPoints = 8;
+    const every = 3;
+    const outcome = await collectReport({ runs: [[slogPath('a-xs-3')]], every, roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [], maxPoints });
+    const file = join(OUT, 'report-downsampled.html');
+    writeFileSync(file, reportHtml(outcome.data));
+    const { page, problems } = await openReport(file);
+    expect(problems).toEqual([]);
+    // Points a Downsampler of 8 makes of this many buckets: full at 8, halved to 4, each then twice as wide.
+    let stride = 1;
+    let done = 0;
+    let pending = 0;
+    for (let i = 0; i < Math.ceil(slogFacts(slogPath('a-xs-3')).cranks / every); i += 1) {
+      pending += 1;
+      if (pending < stride) continue;
+      pending = 0;
+      done += 1;
+      if (done === maxPoints) {
+        done = maxPoints / 2;
+        stride *= 2;
+      }
+    }
+    const points = done + (pending > 0 ? 1 : 0);
+    const charts = (await reportState(page)).charts as Array<ChartInfo & { drawnSeries: number }>;
+    expect(charts.length).toBe(7);
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(points);
+      // x, then each line with its minimum and maximum.
+      expect(c.drawnSeries, c.id).toBe(1 + 3 * c.lines);
+    }
+    const pixels = await coloredPixels(page);
+    for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+    expect(await page.locator('#charts-note').textContent()).toMatch(new RegExp(`^Each point covers ${stride} buckets of ${every} cranks \\(${stride * every} cranks\\): the line is their mean, the band their minimum to maximum\\.`));
+    const over = page.locator('#chart-syscalls .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + 2, box.y + box.height / 2);
+    expect(await page.locator('#chart-syscalls .u-legend .u-series').first().locator('.u-value').textContent()).toBe(`cranks 0-${stride * every - 1}`);
+  });
+});

@@ -1,0 +1,163 @@
+/**
+ * `slogulate report` as a process: usage errors (exit 2) and their one-line
+ * messages, an output that is an input refused, a failed run leaving an
+ * existing report as it was, a slog in several files read as one, round
+ * marks, real chain slogs, the big slog's report size, and the examples of
+ * docs/report.md run as written. The page itself is checked in a browser
+ * (report-browser.test.ts).
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ReportData } from '../src/report/report-data.js';
+import { ROOT, runCli, slogPath } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-report-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const SHARED = join(ROOT, '..', 'shared', 'slogs');
+
+/** The report's data, from the JSON inlined in its page. */
+function dataOf(file: string): ReportData {
+  const html = readFileSync(file, 'utf8');
+  const m = /<script type="application\/json" id="slog-report-data">(.*?)<\/script>/s.exec(html);
+  if (!m) throw new Error(`no report data in ${file}`);
+  return JSON.parse(m[1] as string) as ReportData;
+}
+
+const sha = (file: string): string => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+describe('slogulate report: usage', () => {
+  it('exits 2 with one line for what it cannot do', async () => {
+    const out = join(dir, 'usage.html');
+    const cases: Array<[string[], RegExp]> = [
+      [['report', '-', '-o', out], /^slogulate: report reads its files twice .*give files, not stdin\n$/],
+      [['report', 'a-local-3.slog'], /^slogulate: required option '-o, --out <file>' not specified \(see slogulate --help\)\n$/],
+      [['report', '--compare', 'a-local-3.slog', '-o', out], /^slogulate: --compare takes two slogs, BASE HEAD \(got 1\)\n$/],
+      [['report', 'a-local-3.slog', '--fail-on', 'syscalls:+0', '-o', out], /^slogulate: --fail-on needs --compare BASE HEAD\n$/],
+      [['report', 'a-local-3.slog', '--every', '0', '-o', out], /^slogulate: option '--every <n>' argument '0' is invalid\. expected a whole number above 0/],
+      [['report', 'nope.slog', '-o', out], /^slogulate: nope\.slog: no such file/],
+      [['report', '--round-marks', 'a-local-3.slog', '-o', out], /^slogulate: a-local-3\.slog \(console entries\): no benchmark round marks .*drop --round-marks\n$/],
+      [['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '--fail-on', 'bogus', '-o', out], /^slogulate: --fail-on 'bogus': /],
+    ];
+    for (const [args, message] of cases) {
+      const r = await runCli(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+      expect(existsSync(out), args.join(' ')).toBe(false);
+    }
+  });
+
+  it('never writes over an input, and a failed run leaves an existing report as it was', async () => {
+    const copy = join(dir, 'input.slog');
+    writeFileSync(copy, readFileSync(slogPath('a-local-3')));
+    const before = sha(copy);
+    const r = await runCli(['report', copy, '-o', copy]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(`slogulate: ${copy}: is an input (${copy}); the report never overwrites one\n`);
+    expect(sha(copy)).toBe(before);
+
+    const out = join(dir, 'kept.html');
+    expect((await runCli(['report', 'a-local-3.slog', '-o', out])).status).toBe(0);
+    const report = sha(out);
+    const failed = await runCli(['report', 'a-local-3.slog', 'nope.slog', '-o', out]);
+    expect(failed.status).toBe(2);
+    expect(sha(out)).toBe(report);
+    // No temporary file left beside it.
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+});
+
+describe('slogulate report: what it reads', () => {
+  it('reads a slog in several files as one slog', async () => {
+    const lines = readFileSync(slogPath('a-xs-3'), 'utf8').split('\n');
+    const cut = lines.findIndex((l, i) => i > lines.length / 3 && l.startsWith('{"type":"crank-start"'));
+    const part1 = join(dir, 'part1.slog');
+    const part2 = join(dir, 'part2.slog');
+    writeFileSync(part1, `${lines.slice(0, cut).join('\n')}\n`);
+    writeFileSync(part2, lines.slice(cut).join('\n'));
+    const whole = join(dir, 'whole.html');
+    const parts = join(dir, 'parts.html');
+    expect((await runCli(['report', 'a-xs-3.slog', '--every', '20', '-o', whole])).status).toBe(0);
+    const r = await runCli(['report', part1, part2, '--every', '20', '-o', parts]);
+    expect(r.stderr).toBe('');
+    const a = dataOf(whole);
+    const b = dataOf(parts);
+    expect(b.charts).toEqual(a.charts);
+    expect(b.sides[0]?.top).toEqual(a.sides[0]?.top);
+    expect(b.sides[0]?.texts).toEqual(a.sides[0]?.texts);
+    expect(b.sides[0]?.files).toEqual([part1, part2]);
+  });
+
+  it('buckets per benchmark round with --round-marks', async () => {
+    const mark = (text: string, time: number): string => JSON.stringify({ type: 'console', source: 'vat', vatID: 'v1', level: 'log', args: [text], time, monotime: 0 });
+    const out: string[] = [];
+    for (const line of readFileSync(slogPath('a-local-3'), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as { type: string; crankNum?: number; time: number };
+      if (e.type === 'crank-start' && e.crankNum === 106) out.push(mark('Benchmark "demo" round 1 start crank 106', e.time));
+      if (e.type === 'crank-start' && e.crankNum === 161) out.push(mark('Benchmark "demo" round 2 start crank 161', e.time));
+      out.push(line);
+      if (e.type === 'crank-finish' && e.crankNum === 160) out.push(mark('Benchmark "demo" round 1 end crank 160', e.time));
+      if (e.type === 'crank-finish' && e.crankNum === 219) out.push(mark('Benchmark "demo" round 2 end crank 219', e.time));
+    }
+    const marked = join(dir, 'marked.slog');
+    writeFileSync(marked, `${out.join('\n')}\n`);
+    const html = join(dir, 'rounds.html');
+    const r = await runCli(['report', '--round-marks', marked, '-o', html]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const data = dataOf(html);
+    expect(data.axis).toBe('benchmark round');
+    expect(data.charts[0]?.x).toEqual([1, 2]);
+    expect(data.charts[0]?.labels).toEqual(['"demo" round 1: cranks 106-160', '"demo" round 2: cranks 161-219']);
+  });
+
+  it('reports real chain slogs: replays, a restart, the kernel heap after commit', async () => {
+    for (const name of ['chain-A.slog', 'restart-replay.slog', 'mid-crank-start.slog']) {
+      const html = join(dir, `${name}.html`);
+      const r = await runCli(['report', join(SHARED, 'real', name), '-o', html]);
+      expect(r.status, name).toBe(0);
+      const data = dataOf(html);
+      expect(data.sides[0]?.top.ranked, name).toBeGreaterThan(0);
+      const texts = data.sides[0]?.texts ?? {};
+      for (const ranking of data.sides[0]?.top.rankings ?? []) {
+        for (const crank of ranking.cranks) expect(texts[crank.textId as string]?.split('\n')[0], `${name} crank ${crank.crankNum}`).toBe(crank.header);
+      }
+      if (name === 'chain-A.slog') expect(data.charts.map((c) => c.id)).toContain('kernelHeap');
+    }
+  });
+
+  it('keeps the big slog\'s report to a few hundred KB', async () => {
+    const html = join(dir, 'big.html');
+    const r = await runCli(['report', join(SHARED, 'big-local-1200.slog.gz'), '-o', html]);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const size = readFileSync(html).length;
+    expect(size).toBeGreaterThan(60_000);
+    expect(size).toBeLessThan(600_000);
+    const data = dataOf(html);
+    expect(data.charts[0]?.x.length).toBe(Math.ceil(69288 / 250));
+    expect(Object.keys(data.sides[0]?.texts ?? {}).length).toBeGreaterThan(5);
+  }, 60_000);
+});
+
+describe('docs/report.md', () => {
+  it('runs every example as written (the output into a temporary folder)', async () => {
+    const doc = readFileSync(join(ROOT, 'docs', 'report.md'), 'utf8');
+    const examples = [...doc.matchAll(/^\$ (slogulate report .*)$/gm)].map((m) => m[1] as string);
+    expect(examples.length).toBeGreaterThanOrEqual(3);
+    for (const example of examples) {
+      // Words, single quotes kept together; `# exit N` says the status the doc promises.
+      const [command, promised] = example.split(/\s+# exit /);
+      const words = [...(command as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? (m[2] as string)).slice(1);
+      const at = words.indexOf('-o');
+      words[at + 1] = join(dir, words[at + 1] as string);
+      const r = await runCli(words, { cwd: ROOT });
+      expect(r.status, example).toBe(promised === undefined ? 0 : Number(promised));
+      expect(existsSync(words[at + 1] as string), example).toBe(true);
+    }
+  });
+});
