@@ -108,6 +108,7 @@ function sectionTable(section: CompareSection, rows: CompareRow[], perRound: boo
       };
     case 'deliveriesByVat':
     case 'computronsByVat':
+    case 'replays':
       return {
         title: `${section.title}${per}`,
         columns: [left('vat'), ...numCols],

@@ -13,6 +13,7 @@
  * distinct whole-µs delivery times per method), never by the slog's size.
  */
 import type { CrankSink } from '../model/assembler.js';
+import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { isReplay, syscallName } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
@@ -112,8 +113,8 @@ class Tee implements CrankSink {
 export const COMPARE_READS = AGGREGATE_READS;
 
 export class CompareSide {
-  /** Feed this to `runSlog`. */
-  readonly sink: CrankSink;
+  /** Feed this to a pass (run/analyses.ts). */
+  readonly sink: ExecutionSink;
   private readonly aggregator: SlogAggregator;
   private readonly scoped = new ScopedCounts();
   private cranksSeen = 0;
@@ -133,6 +134,8 @@ export class CompareSide {
         this.cranksSeen += 1;
         front.crank(crank);
       },
+      // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds).
+      abandoned: (crank) => this.aggregator.abandoned(crank),
     };
   }
 

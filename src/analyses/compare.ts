@@ -43,7 +43,7 @@ export const COMPARE_JSON_FORMAT = 'slogulate-compare';
 /** 2: vats matched by name (rows' baseVatID, headVatID, vatMatch; the `vats` list). */
 export const COMPARE_JSON_VERSION = 2;
 
-export type SectionID = 'cranks' | 'deliveriesByVat' | 'deliveriesByVatMethod' | 'syscallsByType' | 'computronsByVat' | 'time';
+export type SectionID = 'cranks' | 'deliveriesByVat' | 'deliveriesByVatMethod' | 'syscallsByType' | 'computronsByVat' | 'replays' | 'time';
 
 export interface CompareRow {
   /** The row as a `--fail-on` metric: `syscalls.send`, `time.p95,vat=v9,method=foo`. */
@@ -206,7 +206,7 @@ class Keys {
   vat(side: Side, r: { vatID?: string }): VatMatch {
     return this.vats.of(side, r.vatID ?? '');
   }
-  byVat(side: Side): (r: DeliveryStats) => string {
+  byVat(side: Side): (r: { vatID?: string }) => string {
     return (r) => this.vat(side, r).key;
   }
   byVatMethod(side: Side): (r: DeliveryStats) => string {
@@ -220,17 +220,35 @@ class Keys {
 
 function crankSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number): CompareSection {
   const m = (name: string, subtype?: string): Metric => (subtype ? { name, kind: 'cranks', subtype } : { name, kind: 'cranks' });
-  return {
-    id: 'cranks',
-    title: 'Cranks',
-    deterministic: true,
-    unit: 'count',
-    rows: [
-      row(metricKey(m('cranks')), b.cranks.selected / bd, h.cranks.selected / hd),
-      row(metricKey(m('cranks.delivery', 'delivery')), b.cranks.delivery / bd, h.cranks.delivery / hd, { subtype: 'delivery' }),
-      row(metricKey(m('cranks.routing', 'routing')), b.cranks.routing / bd, h.cranks.routing / hd, { subtype: 'routing' }),
-    ],
-  };
+  const rows = [
+    row(metricKey(m('cranks')), b.cranks.selected / bd, h.cranks.selected / hd),
+    row(metricKey(m('cranks.delivery', 'delivery')), b.cranks.delivery / bd, h.cranks.delivery / hd, { subtype: 'delivery' }),
+    row(metricKey(m('cranks.routing', 'routing')), b.cranks.routing / bd, h.cranks.routing / hd, { subtype: 'routing' }),
+  ];
+  // Executions a restart abandoned (and ran again): counted apart, not above; shown where a side has some.
+  if (b.abandoned.cranks || h.abandoned.cranks) {
+    rows.push(row(metricKey(m('cranks.abandoned', 'abandoned')), b.abandoned.cranks / bd, h.abandoned.cranks / hd, { subtype: 'abandoned' }));
+  }
+  return { id: 'cranks', title: 'Cranks', deterministic: true, unit: 'count', rows };
+}
+
+/**
+ * Transcript replays (vats paged in), per vat: not deliveries of any crank
+ * (SLOG-FORMAT.md, "Replays"), so apart from the rows above: how many
+ * deliveries each vat replayed. Their time is in the time section's crank
+ * totals, not here.
+ */
+function replaysByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
+  const metric: Metric = { name: 'replays', kind: 'replays' };
+  const rows = unionKeys(b.replays, h.replays, keys.byVat('base'), keys.byVat('head'))
+    .map(([, br, hr]) => {
+      const vat = keys.pair(br, hr);
+      return row(metricKey(metric, { vat: vat.key }), (br?.deliveries ?? 0) / bd, (hr?.deliveries ?? 0) / hd, vatFields(vat));
+    })
+    .sort(byVatThen);
+  const total = (agg: SlogAggregate): number => agg.replays.reduce((n, r) => n + r.deliveries, 0);
+  rows.push(row(metricKey(metric), total(b) / bd, total(h) / hd));
+  return { id: 'replays', title: 'Replayed deliveries by vat (vats paged in; not counted above)', deterministic: true, unit: 'count', rows };
 }
 
 function deliveriesByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number, keys: Keys): CompareSection {
@@ -339,6 +357,8 @@ export function compareSides(base: SideData, head: SideData): Comparison {
     syscallsByType(b, h, bd, hd),
   ];
   if (b.computrons !== undefined || h.computrons !== undefined) sections.push(computronsByVat(b, h, bd, hd, keys));
+  // Only where a replay replayed something: every vat replays an empty transcript when it is created.
+  if ([...b.replays, ...h.replays].some((r) => r.deliveries > 0)) sections.push(replaysByVat(b, h, bd, hd, keys));
   sections.push(timeSection(b, h, bd, hd, keys));
   return {
     base: summary(base),
@@ -365,7 +385,14 @@ function sideValue(side: SideData, metric: Metric, scope: Scope): number | undef
   switch (metric.kind) {
     case 'cranks': {
       if (vat === undefined) {
-        const n = metric.subtype === 'delivery' ? agg.cranks.delivery : metric.subtype === 'routing' ? agg.cranks.routing : agg.cranks.selected;
+        const n =
+          metric.subtype === 'delivery'
+            ? agg.cranks.delivery
+            : metric.subtype === 'routing'
+              ? agg.cranks.routing
+              : metric.subtype === 'abandoned'
+                ? agg.abandoned.cranks
+                : agg.cranks.selected;
         return n / div;
       }
       const rows = agg.vats.filter((r) => vatMatches(r, vat));
@@ -401,6 +428,11 @@ function sideValue(side: SideData, metric: Metric, scope: Scope): number | undef
         }
       }
       return matched ? n / div : undefined;
+    }
+    case 'replays': {
+      const rows = agg.replays.filter((r) => vatMatches(r, vat));
+      if (scoped && !rows.length) return undefined;
+      return rows.reduce((n, r) => n + r.deliveries, 0) / div;
     }
     case 'time': {
       const stat = metric.stat ?? 'total';

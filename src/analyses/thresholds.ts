@@ -15,7 +15,7 @@
  */
 
 /** What a metric counts. */
-export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'time';
+export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'replays' | 'time';
 
 /** Statistics of delivery times (µs) a `time.STAT` metric can name. */
 export const TIME_STATS = ['total', 'mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
@@ -57,17 +57,18 @@ export class ThresholdError extends Error {}
 /** Shown with every malformed expression. */
 export const THRESHOLD_GRAMMAR = [
   'expected METRIC[,vat=VAT][,method=METHOD]:LIMIT',
-  '  METRIC: cranks, cranks.delivery, cranks.routing, deliveries, syscalls, syscalls.TYPE (send, vatstoreGet...),',
+  '  METRIC: cranks, cranks.delivery, cranks.routing, cranks.abandoned, deliveries, syscalls, syscalls.TYPE (send, vatstoreGet...),',
+  '          replays (deliveries replayed by vats paged in),',
   `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs)`,
   '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base)',
   "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
 ].join('\n');
 
 function metricFrom(text: string): Metric {
-  if (text === 'cranks' || text === 'deliveries' || text === 'syscalls' || text === 'computrons') {
+  if (text === 'cranks' || text === 'deliveries' || text === 'syscalls' || text === 'computrons' || text === 'replays') {
     return { name: text, kind: text };
   }
-  if (text === 'cranks.delivery' || text === 'cranks.routing') {
+  if (text === 'cranks.delivery' || text === 'cranks.routing' || text === 'cranks.abandoned') {
     return { name: text, kind: 'cranks', subtype: text.slice('cranks.'.length) };
   }
   if (text.startsWith('syscalls.') && text.length > 'syscalls.'.length) {

@@ -10,7 +10,7 @@
  * ranking rows, so a crank pushed out of every ranking takes its place with it.
  */
 import type { Annotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
+import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
@@ -51,12 +51,12 @@ export interface SideCollected {
   compareData?: SideData;
 }
 
-export class ReportSide implements CrankSink {
+export class ReportSide implements ExecutionSink {
   private readonly top: TopCollector;
   private readonly series: SeriesCollector;
   private readonly aggregator: SlogAggregator | undefined;
   private readonly compareSide: CompareSide | undefined;
-  private readonly statsSink: CrankSink;
+  private readonly statsSink: ExecutionSink;
   private readonly placeOf = new WeakMap<RankedCrank, CrankPlace>();
 
   constructor(private readonly config: ReportSideConfig) {
@@ -91,6 +91,11 @@ export class ReportSide implements CrankSink {
     this.statsSink.entry(entry, line);
     this.top.entry(entry);
     this.series.entry(entry, line);
+  }
+
+  /** An execution a restart abandoned: counted apart by the aggregate, not in the series or rankings. */
+  abandoned(crank: Crank): void {
+    this.statsSink.abandoned?.(crank);
   }
 
   crank(crank: Crank): void {

@@ -72,7 +72,7 @@ export async function topOf(
 
 /** One side of `slogulate compare`. `wrap` may put a sink in front (to turn its errors into the command's). */
 export async function compareSideOf(
-  input: AnalysisInput & { side: SideConfig; wrap?: (sink: CrankSink) => CrankSink },
+  input: AnalysisInput & { side: SideConfig; wrap?: (sink: ExecutionSink) => ExecutionSink },
 ): Promise<{ data: SideData; pass: PassResult }> {
   const side = new CompareSide(input.side);
   const result = await pass(input, COMPARE_READS, input.wrap ? input.wrap(side.sink) : side.sink);

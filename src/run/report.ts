@@ -8,7 +8,7 @@
  * left out.
  */
 import type { Annotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
+import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { compareSides, evaluateThresholds } from '../analyses/compare.js';
@@ -53,8 +53,11 @@ export interface ReportOutcome {
 }
 
 /** Turns a round-mark error thrown inside the pass into a usage error. */
-class MarkErrors implements CrankSink {
-  constructor(private readonly inner: CrankSink) {}
+class MarkErrors implements ExecutionSink {
+  constructor(private readonly inner: ExecutionSink) {}
+  abandoned(crank: Crank): void {
+    this.guard(() => this.inner.abandoned?.(crank));
+  }
   entry(entry: SlogEntry, line: number): void {
     this.guard(() => this.inner.entry(entry, line));
   }

@@ -8,7 +8,8 @@
  * a contextual slog (agoric-sdk's CONTEXTUAL_SLOGFILE: `{"body": entry,
  * "attributes": {...}, "time": T}`) is its body, given the line's `time` and
  * what the attributes say of the crank (`crank.num`, `crank.vatID`,
- * `crank.deliveryNum`, `crank.syscallNum`, `replay`) where the body lacks it.
+ * `crank.deliveryNum`, `crank.syscallNum`, `replay`) where a crank entry's
+ * body lacks it.
  */
 import { fromParsed } from './entries.js';
 import { isCrankEntryType, type SlogEntry } from './entry-types.js';
@@ -36,7 +37,8 @@ function contextualBody(line: Record<string, unknown>): Record<string, unknown> 
   if (typeof entry.type !== 'string' || 'type' in line) return undefined;
   if (entry.time === undefined && typeof line.time === 'number') entry.time = line.time;
   const attributes = line.attributes;
-  if (attributes !== null && typeof attributes === 'object') {
+  // What the attributes say of the crank belongs to the crank's own entries (a start-replay inside one is no replay).
+  if (attributes !== null && typeof attributes === 'object' && isCrankEntryType(entry.type)) {
     const a = attributes as Record<string, unknown>;
     for (const [from, to] of CONTEXT_FIELDS) if (entry[to] === undefined && a[from] !== undefined) entry[to] = a[from];
   }

@@ -7,7 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
-import type { CrankSink } from '../../model/assembler.js';
+import type { ExecutionSink } from '../../model/executions.js';
 import type { Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import type { SideData } from '../../analyses/compare-side.js';
@@ -77,8 +77,11 @@ async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
 }
 
 /** Turns a round-mark error thrown inside the pass into a usage error (runSlog passes CliErrors on as they are). */
-class MarkErrors implements CrankSink {
-  constructor(private readonly inner: CrankSink) {}
+class MarkErrors implements ExecutionSink {
+  constructor(private readonly inner: ExecutionSink) {}
+  abandoned(crank: Crank): void {
+    this.guard(() => this.inner.abandoned?.(crank));
+  }
   entry(entry: SlogEntry, line: number): void {
     this.guard(() => this.inner.entry(entry, line));
   }
