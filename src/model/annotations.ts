@@ -112,7 +112,8 @@ export function loadAnnotations(file: string): Annotations {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // A byte-order mark (editors on Windows write one) is not part of the JSON.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
     throw new AnnotationError(file, '', `not valid JSON (${(err as Error).message})`);
   }
