@@ -21,6 +21,7 @@
  *
  * Memory: one crank at a time.
  */
+import { ChainTracker } from './chain.js';
 import type { Crank, CrankOpening, SyscallPair } from './crank.js';
 import {
   isCrankEntry,
@@ -54,6 +55,8 @@ export class CrankAssembler {
 
   /** The input now read (a slog read from several files): cranks are told where they began. */
   source = '';
+  /** Which chain block and run cranks belong to now. */
+  readonly chain = new ChainTracker();
 
   constructor(private readonly sink: CrankSink) {}
 
@@ -78,6 +81,7 @@ export class CrankAssembler {
       this.open(entry as CrankStartEntry, undefined, 'start', line);
       return;
     }
+    if (!isCrankEntry(entry)) this.chain.entry(entry);
     if (type === 'kernel-init-start') {
       // The kernel starts again (a restart): what was open will not finish.
       if (this.current) this.flushUnfinished();
@@ -183,6 +187,8 @@ export class CrankAssembler {
       firstLine: line,
       lastLine: line,
       source: this.source,
+      block: this.chain.block,
+      run: this.chain.run,
     };
     const crankNum = start?.crankNum ?? (first as { crankNum?: number } | undefined)?.crankNum;
     if (crankNum !== undefined) this.number(crank, crankNum);

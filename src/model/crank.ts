@@ -2,6 +2,7 @@
  * The crank model: the entries between a `crank-start` and its `crank-finish`,
  * with syscalls paired with their results and the crank's timings.
  */
+import type { BlockRef, RunRef } from './chain.js';
 import type {
   CrankFinishEntry,
   CrankStartEntry,
@@ -83,6 +84,9 @@ export interface Crank {
   lastLine: number;
   /** The input (file) the crank began in, of a slog read from several. */
   source: string;
+  /** The chain block and run it ran in (chain.ts); undefined outside blocks (a kernel without a chain). */
+  block: BlockRef | undefined;
+  run: RunRef | undefined;
 }
 
 export function isDelivery(crank: Crank): boolean {
