@@ -179,6 +179,34 @@ describe('what each shape says', () => {
   });
 });
 
+describe('--nonoise on a chain slog: a header per busy block', () => {
+  it('every block once: busy ones with a header, empty ones counted in the next header; no bookkeeping lines', async () => {
+    const file = join(REAL, 'chain-A.slog');
+    const text = (await renderSlog({ inputs: [file], options: { nonoise: true } })).text;
+    expect(text).not.toMatch(/^cosmic-swingset-(begin-block|end-block|run-start|run-finish|timer-poll|commit-block|after-commit-stats)|^kernel-stats/m);
+    const headers = [...text.matchAll(/^\/\/ block (\d+) \S+: runs ([^,]*), (\d+) cranks[^\n]*?(?: \((\d+) empty blocks? before\))?(?: \(not finished\))?(?: \(again after restart\))?$/gm)];
+    // Blocks as the slog has them: its begin-blocks and the bootstrap block; and the cranks each holds.
+    const entries = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+    const blocks: number[] = [];
+    let cranks = -1;
+    for (const e of entries) {
+      if (e.type === 'cosmic-swingset-begin-block' || e.type === 'cosmic-swingset-bootstrap-block-start') {
+        if (cranks >= 0) blocks.push(cranks);
+        cranks = 0;
+      } else if (e.type === 'crank-start' && cranks >= 0) cranks += 1;
+      else if (e.type === 'cosmic-swingset-end-block-finish' || e.type === 'cosmic-swingset-bootstrap-block-finish') {
+        blocks.push(cranks);
+        cranks = -1;
+      }
+    }
+    const printed = headers.reduce((n, h) => n + 1 + Number(h[4] ?? 0), 0);
+    // Blocks after the last busy one are counted in no header.
+    const trailing = blocks.length - 1 - blocks.findLastIndex((n) => n > 0);
+    expect(printed + trailing).toBe(blocks.length);
+    expect(headers.map((h) => Number(h[3]))).toEqual(blocks.filter((n) => n > 0));
+  });
+});
+
 describe('pipes that are not stdin', () => {
   it('compare <(zcat a.gz) <(cat b): both sides read as streams', () => {
     const slog = join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog');

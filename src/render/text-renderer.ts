@@ -11,6 +11,7 @@ import { VatNames } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import { RenderContext } from './context.js';
 import { appendCrankBody, appendReplayLines, crankHeader, entryLines } from './crank-text.js';
+import { BlockHeaders } from './block-headers.js';
 import { KernelLines } from './kernel-lines.js';
 import type { RenderOptions } from './options.js';
 import { syscallLines } from './syscall-lines.js';
@@ -35,6 +36,7 @@ export class TextRenderer implements CrankSink {
   readonly vats: VatNames;
   private readonly kernel: KernelLines;
   private readonly out: TextOut;
+  private readonly blocks: BlockHeaders | undefined;
   private readonly counts = new Map<string, number>();
   private readonly selectCrank: ((crank: Crank) => boolean) | undefined;
   private readonly printOutside: boolean;
@@ -46,7 +48,14 @@ export class TextRenderer implements CrankSink {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
     this.ctx = new RenderContext(config.options, config.annotations, this.vats);
     this.kernel = new KernelLines(this.ctx);
-    this.out = config.out;
+    // --nonoise on a chain slog: a header per busy block instead of the chain's bookkeeping lines.
+    if (config.options.nonoise) {
+      const blocks = new BlockHeaders(this.ctx, config.out, config.options.crankbreaks);
+      this.blocks = blocks;
+      this.out = (text) => blocks.write(text);
+    } else {
+      this.out = config.out;
+    }
     this.selectCrank = config.selectCrank;
     this.printOutside = config.printOutside ?? true;
   }
@@ -71,6 +80,7 @@ export class TextRenderer implements CrankSink {
   }
 
   entry(entry: SlogEntry): void {
+    if (this.blocks?.entry(entry)) return;
     this.ctx.currentVat = vatOf(entry);
     const replay = (entry as { replay?: unknown }).replay === true;
     let lines: string[];
@@ -122,11 +132,15 @@ export class TextRenderer implements CrankSink {
   crank(crank: Crank): void {
     this.flushOutsideSyscall();
     const { options } = this.ctx;
-    if (options.nonoise && crank.crankType === 'routing') return;
+    if (options.nonoise && crank.crankType === 'routing') {
+      if (!this.selectCrank || this.selectCrank(crank)) this.blocks?.crank(crank);
+      return;
+    }
     // With crank breaks: a blank line and the header (made once the body is) come first.
     const lines: string[] = options.crankbreaks ? ['', ''] : [];
     appendCrankBody(this.ctx, this.kernel, crank, lines);
     if (this.selectCrank && !this.selectCrank(crank)) return;
+    this.blocks?.crank(crank);
     if (options.crankbreaks) lines[1] = crankHeader(this.ctx, crank);
     if (lines.length === 0) return;
     // A last empty line: the text ends with '\n'.
@@ -136,6 +150,7 @@ export class TextRenderer implements CrankSink {
 
   end(): void {
     this.flushOutsideSyscall();
+    this.blocks?.end();
     const lines: string[] = [];
     if (this.ctx.options.crankbreaks) lines.push('', '// end of slog');
     if (this.ctx.options.summarize) {
