@@ -28,8 +28,13 @@ const MAX_HELD_ITEMS = 100_000;
 
 type Held = { crank: Crank; entry?: undefined; line?: undefined } | { crank?: undefined; entry: SlogEntry; line: number };
 
+/** What a released place holds (so that the crank is not kept alive). */
+const EMPTY: Held = { entry: { type: '' }, line: 0 };
+
 export class CommittedCranks implements CrankSink {
-  private readonly held: Held[] = [];
+  /** What is held, in order: held[head..] (a queue; the front is dropped by moving `head`). */
+  private held: Held[] = [];
+  private head = 0;
   private heldCranks = 0;
   private heldItems = 0;
   private kernelStarts = 0;
@@ -50,7 +55,7 @@ export class CommittedCranks implements CrankSink {
       if (this.kernelStarts > 1 && this.restartAt < 0) this.restartAt = this.held.length;
     }
     this.held.push({ entry, line });
-    if (entry.type === 'cosmic-swingset-commit-block-finish' && this.restartAt < 0) this.release(this.held.length);
+    if (entry.type === 'cosmic-swingset-commit-block-finish' && this.restartAt < 0) this.release(this.held.length - this.head);
   }
 
   crank(crank: Crank): void {
@@ -64,7 +69,7 @@ export class CommittedCranks implements CrankSink {
   /** End of input: everything held goes on. */
   end(): void {
     this.restartAt = -1;
-    this.release(this.held.length);
+    this.release(this.held.length - this.head);
   }
 
   /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
@@ -73,23 +78,27 @@ export class CommittedCranks implements CrankSink {
     if (from <= this.releasedEarly) this.uncertain += this.releasedEarly - from + 1;
     const at = this.restartAt;
     this.restartAt = -1;
-    const held = this.held.splice(0, this.held.length);
+    const held = this.held;
+    const head = this.head;
+    this.held = [];
+    this.head = 0;
     this.heldCranks = 0;
     this.heldItems = 0;
-    held.forEach((h, i) => {
+    for (let i = head; i < held.length; i += 1) {
+      const h = held[i] as Held;
       if (h.crank && i < at && h.crank.crankNum >= from) {
         this.abandonedCount += 1;
         this.sink.abandoned?.(h.crank);
       } else this.pass(h);
-    });
+    }
   }
 
   private trim(): void {
     let n = 0;
     let cranks = this.heldCranks;
     let items = this.heldItems;
-    while (n < this.held.length && (cranks > MAX_HELD || items > MAX_HELD_ITEMS)) {
-      const h = this.held[n] as Held;
+    while (this.head + n < this.held.length && (cranks > MAX_HELD || items > MAX_HELD_ITEMS)) {
+      const h = this.held[this.head + n] as Held;
       if (h.crank) {
         cranks -= 1;
         items -= h.crank.items.length;
@@ -100,14 +109,25 @@ export class CommittedCranks implements CrankSink {
     if (n > 0) this.release(n);
   }
 
+  /** Hands on the first `n` held. */
   private release(n: number): void {
-    const out = this.held.splice(0, n);
-    for (const h of out) {
+    const held = this.held;
+    const stop = this.head + n;
+    for (let i = this.head; i < stop; i += 1) {
+      const h = held[i] as Held;
+      held[i] = EMPTY;
       if (h.crank) {
         this.heldCranks -= 1;
         this.heldItems -= h.crank.items.length;
       }
       this.pass(h);
+    }
+    this.head = stop;
+    // The released front is dropped once it is most of the array.
+    if (this.head > 1024 && this.head * 2 > held.length) {
+      this.held = held.slice(this.head);
+      if (this.restartAt >= 0) this.restartAt -= this.head;
+      this.head = 0;
     }
   }
 

@@ -22,6 +22,7 @@ import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
 import { runPass, type BadLineReport, type PassResult } from './pass.js';
+import { mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
 export interface AnalysisInput {
@@ -45,10 +46,11 @@ async function pass(
   reads: Reads,
   sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
-): Promise<PassResult & { executions: CommittedCranks }> {
-  const executions = new CommittedCranks(sink);
-  const result = await runPass({ ...input, reads, sink: executions, ...(observe ? { observe } : {}) });
-  executions.end();
+): Promise<PassResult & { executions: CommittedCranks | undefined }> {
+  // Held back only where a restart may be (restarts.ts): holding costs speed.
+  const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
+  const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}) });
+  executions?.end();
   return { ...result, executions };
 }
 
@@ -112,7 +114,7 @@ export function analysisPass(
   reads: Reads,
   sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
-): Promise<PassResult & { executions: CommittedCranks }> {
+): Promise<PassResult & { executions: CommittedCranks | undefined }> {
   return pass(input, reads, sink, observe);
 }
 

@@ -42,6 +42,7 @@ import { asciiBytes, ByteScanner, literal, type Literal } from './json-bytes.js'
 import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
+import { compileSteps, type CompiledStep, type CompiledWalk, type StepHost } from './step-compiler.js';
 import { methargsMethod } from './method-name.js';
 
 const INT = 0;
@@ -66,13 +67,16 @@ const DERIVE_ALONE = 5;
 /** A syscall's kernel-space name: the first element of its ksc (slot 5; else the `syscall` key's value, read there). */
 const DERIVE_NAME = 6;
 
+/** The numbers the step compiler writes into its code. */
+const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_ALONE };
+
 /** The kernel-space forms, whose presence DERIVE_ALONE looks at. */
 const KERNEL_FORMS = new Set(['ksc', 'ksr', 'kd']);
 /** The vat-space form each pseudo-field asks for. */
 const ALONE_FIELDS: Record<string, string> = { vsc: 'vscWithoutKsc', vsr: 'vsrWithoutKsr', vd: 'vdWithoutKd' };
 
 /** What the reader does at one key. */
-interface Step {
+interface Step extends CompiledStep {
   /** `,"key":` */
   lit: Literal;
   kind: number;
@@ -94,7 +98,12 @@ interface Program {
   last: number;
   /** The slots (one per field of the type) that are read. */
   wanted: boolean[];
+  /** Its walks over steps `from`..`to`, compiled (step-compiler.ts), by `from * 64 + to`. */
+  walks: Map<number, CompiledWalk>;
 }
+
+/** Slots enough for any type's fields. */
+const SLOT_COUNT = 12;
 
 /** The entry fields in slot order, per type (the order of the type's maker's arguments). */
 const SLOTS = {
@@ -132,6 +141,7 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
     const slot = kept ? slots.indexOf(field) : -1;
     const kernelForm = KERNEL_FORMS.has(spec.key);
     steps.push({
+      key: spec.key,
       lit: literal(`,"${spec.key}":`),
       kind: KIND_CODES[spec.kind],
       optional: spec.optional,
@@ -143,7 +153,7 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
     if (slot >= 0 || derive !== NO_DERIVE) last = steps.length - 1;
   }
   const wanted = slots.map((f) => mask[f] === true || (type === 'crank-start' && f === 'message' && mask.messageHead === true));
-  return { steps, last, wanted };
+  return { steps, last, wanted, walks: new Map() };
 }
 
 const TYPE_HEADS: { readonly [T in CrankEntryType]: Literal } = {
@@ -170,14 +180,14 @@ const RESULT_NAME_STEP = KEY_ORDER['syscall-result'].findIndex((s) => s.key === 
 /** A failed read: the line goes to the plain path. */
 const FAIL = Symbol('fail');
 
-export class FastReader {
-  private readonly sc = new ByteScanner();
+export class FastReader implements StepHost {
+  readonly sc = new ByteScanner();
   private batch: LineBatch | undefined;
-  private readonly slots: unknown[] = new Array(12);
+  readonly slots: unknown[] = Array.from({ length: SLOT_COUNT }, () => undefined);
   /** The delivery being read had its method read (from kd: vd is not read for it again). */
   private methodRead = false;
   /** The line being read has its kernel-space form (ksc, ksr, kd). */
-  private kernelForm = false;
+  kernelForm = false;
   private readonly crankStartP: Program;
   private readonly crankFinishP: Program;
   private readonly deliverP: Program;
@@ -238,7 +248,8 @@ export class FastReader {
 
   private readSteps(type: CrankEntryType): CrankEntry | typeof FAIL {
     const slots = this.slots;
-    slots.fill(undefined);
+    // (Array.prototype.fill here cost more than the rest of this function.)
+    for (let i = 0; i < SLOT_COUNT; i += 1) slots[i] = undefined;
     this.methodRead = false;
     this.kernelForm = false;
     switch (type) {
@@ -388,71 +399,17 @@ export class FastReader {
 
   /** Steps `from` to `to` of `p`; false when the line is not as the table says. */
   private run(p: Program, from: number, to: number): boolean {
-    const sc = this.sc;
-    const steps = p.steps;
-    const slots = this.slots;
-    for (let i = from; i <= to; i += 1) {
-      const step = steps[i] as Step;
-      if (!sc.lit(step.lit)) {
-        if (!step.optional) return false;
-        // A key the line may lack (a replay's crankNum); but one asked for may also stand
-        // elsewhere in a line written otherwise: that is for the plain path to read.
-        if ((step.slot >= 0 || step.derive !== NO_DERIVE) && contains(sc.buf, sc.pos, sc.end, step.keyBytes)) return false;
-        continue;
-      }
-      if (step.kernelForm) this.kernelForm = true;
-      switch (step.kind) {
-        case INT: {
-          if (step.slot < 0) {
-            if (!sc.skipInt()) return false;
-          } else {
-            const n = sc.int();
-            if (n !== n) return false;
-            slots[step.slot] = n;
-          }
-          break;
-        }
-        case WORD: {
-          if (sc.buf[sc.pos] !== 34) return false;
-          sc.pos += 1;
-          if (step.slot < 0) {
-            if (!sc.skipWord()) return false;
-          } else {
-            const w = sc.word();
-            if (w === undefined) return false;
-            slots[step.slot] = w;
-          }
-          break;
-        }
-        case BOOL: {
-          const b = sc.bool();
-          if (b === undefined) return false;
-          if (step.slot >= 0) slots[step.slot] = b;
-          break;
-        }
-        default: {
-          if (step.derive === DERIVE_NAME && step.slot < 0) {
-            // Only the name: the array's first word, its rest not read unless a later key is.
-            const name = this.firstWord(sc.pos);
-            if (name === undefined) return false;
-            slots[5] = name;
-            if (i === to) break;
-            if (!sc.skipValue()) return false;
-          } else if ((step.slot < 0 && step.derive === NO_DERIVE) || (step.derive === DERIVE_ALONE && this.kernelForm)) {
-            if (i === steps.length - 1) sc.pos = sc.tailStart;
-            else if (!sc.skipValue()) return false;
-          } else if (!this.jsonStep(step, i === steps.length - 1)) {
-            return false;
-          }
-        }
-      }
-      if (sc.pos > sc.tailStart) return false;
+    const key = from * 64 + to;
+    let walk = p.walks.get(key);
+    if (walk === undefined) {
+      walk = compileSteps(p.steps, from, to, CODES, contains);
+      p.walks.set(key, walk);
     }
-    return true;
+    return walk(this);
   }
 
   /** A JSON value asked for, or fields read from one (its derivation). */
-  private jsonStep(step: Step, lastKey: boolean): boolean {
+  jsonStep(step: CompiledStep, lastKey: boolean): boolean {
     const sc = this.sc;
     const slots = this.slots;
     const at = sc.pos;
@@ -634,7 +591,7 @@ export class FastReader {
   }
 
   /** The first element of an array value, a short string: `["ok",...`. */
-  private firstWord(at: number): string | undefined {
+  firstWord(at: number): string | undefined {
     const sc = this.sc;
     if (sc.buf[at] !== 91 || sc.buf[at + 1] !== 34) return undefined;
     const back = sc.pos;
@@ -663,7 +620,7 @@ function headProgram(type: 'syscall' | 'syscall-result', programs: Program[], na
   });
   const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || (name && i === 5));
   void type;
-  return { steps, last: nameStep, wanted };
+  return { steps, last: nameStep, wanted, walks: new Map() };
 }
 
 /** Clears the head slots (before `upTo`) that the program used does not want. */
@@ -677,15 +634,7 @@ function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Arra
   return true;
 }
 
-/** Do bytes [from, to) hold `bytes`? */
+/** Do bytes [from, to) hold `bytes`? (Node's native search, on a view of those bytes only.) */
 function contains(buf: Uint8Array, from: number, to: number, bytes: Uint8Array): boolean {
-  const first = bytes[0];
-  const n = bytes.length;
-  for (let i = from; i + n <= to; i += 1) {
-    if (buf[i] !== first) continue;
-    let k = 1;
-    while (k < n && buf[i + k] === bytes[k]) k += 1;
-    if (k === n) return true;
-  }
-  return false;
+  return to - from >= bytes.length && (buf as Buffer).subarray(from, to).indexOf(bytes) >= 0;
 }

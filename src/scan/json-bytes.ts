@@ -92,7 +92,8 @@ export class ByteScanner {
   private secondsStart = -1;
   private secondsEnd = 0;
   /** The bytes of `buf` (indexed as `buf` is), to read eight at a time. */
-  private view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
+  /** The bytes of `buf` (indexed as `buf` is), to read eight at a time. */
+  view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private viewOf: ArrayBufferLike = this.view.buffer;
   private viewOffset = 0;
   /** Open containers of skipValue, innermost last. */

@@ -17,7 +17,7 @@ import { createGunzip } from 'node:zlib';
 
 export const STDIN_NAME = '<stdin>';
 /** Synchronous reads: big, as each one blocks the thread. */
-const SYNC_CHUNK = 4 << 20;
+const SYNC_CHUNK = 512 << 10;
 const STREAM_CHUNK = 1 << 20;
 /** Gunzip output pieces: each 1 MB of gzip makes several, so they are kept small (less memory held at once). */
 const GUNZIP_CHUNK = 256 << 10;

@@ -1,0 +1,70 @@
+/**
+ * Can the slog hold a restart (a second kernel start, after which the
+ * kernel runs again the cranks it had not committed)? Counting each crank
+ * once after a restart means holding cranks back until the slog says
+ * whether they ran again (model/executions.ts), which costs a pass some
+ * speed (held objects outlive the young generation). A slog in plain files
+ * is looked at first, for the bytes `"kernel-init-start"` (a read from the
+ * page cache, a few percent of a pass): fewer than two, and nothing is held.
+ * Anything else (stdin, a pipe, gzip) may hold one.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { expandInputs } from '../source/inputs.js';
+import { isGzipMagic, type SlogInput } from '../source/open.js';
+
+const CHUNK = 4 << 20;
+const MARK = Buffer.from('"kernel-init-start"');
+
+/** How many times `MARK` is in a plain regular file; undefined when the file is not one (or cannot be read). */
+function kernelStarts(path: string, enough: number): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const buf = Buffer.allocUnsafe(CHUNK + MARK.length);
+    let carry = 0;
+    let count = 0;
+    let first = true;
+    for (;;) {
+      const n = readSync(fd, buf, carry, CHUNK, null);
+      if (first && isGzipMagic(buf.subarray(0, n))) return undefined;
+      first = false;
+      if (n === 0) return count;
+      const end = carry + n;
+      let at = buf.indexOf(MARK, 0);
+      while (at >= 0 && at + MARK.length <= end) {
+        count += 1;
+        if (count >= enough) return count;
+        at = buf.indexOf(MARK, at + MARK.length);
+      }
+      // The last bytes again next time: a mark may span two reads.
+      carry = Math.min(MARK.length - 1, end);
+      buf.copy(buf, 0, end - carry, end);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** May the slog in these inputs hold a restart? */
+export function mayRestart(inputs: readonly SlogInput[]): boolean {
+  let starts = 0;
+  let files: SlogInput[];
+  try {
+    files = expandInputs(inputs);
+  } catch {
+    return true;
+  }
+  for (const input of files) {
+    if (typeof input !== 'string' || input === '-') return true;
+    const n = kernelStarts(input, 2 - starts);
+    if (n === undefined) return true;
+    starts += n;
+    if (starts >= 2) return true;
+  }
+  return false;
+}
