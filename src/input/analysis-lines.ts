@@ -47,6 +47,11 @@ export interface AnalysisLineOptions {
    * body (stats and compare count and time them by name; top needs none).
    */
   names: boolean;
+  /**
+   * A line reader of the pass's own, made once per pass, in place of this
+   * one (`export` reads more of each line: src/export/export-lines.ts).
+   */
+  reader?: () => ByteLineReader;
 }
 
 // Each line's start, to the first value read.

@@ -27,7 +27,7 @@ export async function forEachEntryInBytes(
   options: AnalysisLineOptions,
 ): Promise<ReadStats> {
   const stats: ReadStats = { lines: 0, entries: 0, badLines: 0 };
-  const read = analysisLineReader(options);
+  const read = options.reader ? options.reader() : analysisLineReader(options);
   let lineNo = 0;
 
   /** A line the reader leaves: parsed whole, as on the plain path. */

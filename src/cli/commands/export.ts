@@ -1,0 +1,86 @@
+/**
+ * `slogulate export [files...] --to DIR`: the slogs' tables (deliveries,
+ * syscalls, cranks, vats) as a Parquet or CSV dataset, or one SQLite file.
+ * The work is in src/export/.
+ */
+import { Option, type Command } from 'commander';
+import { exportLineReader } from '../../export/export-lines.js';
+import { exportSlogs, type ExportSummary, type SlogPass } from '../../export/export.js';
+import { ExportError } from '../../export/target.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../../export/writers/writer.js';
+import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
+import { Output } from '../output.js';
+import { runSlog } from '../run-slog.js';
+
+interface ExportCliOptions {
+  to: string;
+  format: ExportFormat;
+  replace?: boolean;
+  sourcePrefix?: string;
+  quiet?: boolean;
+}
+
+/** The export's pass: runSlog, reading the fields the tables need from each line's bytes. */
+export const exportPass: SlogPass = async (file, sink, afterBatch) => {
+  const run = await runSlog({ file, sink, afterBatch, analysisLines: { names: true, reader: exportLineReader } });
+  return { name: run.source.name };
+};
+
+/** ExportError as the CLI's one-line error. */
+export function cliError(err: unknown): unknown {
+  return err instanceof ExportError ? new CliError(err.message, err.usage ? EXIT_USAGE : EXIT_FAILURE) : err;
+}
+
+function summaryLine(summary: ExportSummary): string {
+  const totals = new Map<string, number>();
+  for (const s of summary.sources) for (const [table, n] of Object.entries(s.rows)) totals.set(table, (totals.get(table) ?? 0) + n);
+  const rows = [...totals].map(([table, n]) => `${table} ${n}`).join(', ');
+  const sources = summary.sources.length === 1 ? '1 slog' : `${summary.sources.length} slogs`;
+  return `${summary.to}: ${rows} (${summary.format}, ${sources})\n`;
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('export')
+    .description('write the slogs\' tables (deliveries, syscalls, cranks, vats) as Parquet, CSV or SQLite')
+    .argument('[files...]', 'the slogs (plain or gzipped); none reads stdin')
+    .requiredOption('--to <path>', 'the dataset folder (parquet, csv) or database file (sqlite)')
+    .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).default('parquet'))
+    .option('--replace', 'replace an earlier export at --to (only a slogulate export, or a SQLite file)')
+    .option('--source-prefix <prefix>', 'put before every source name (say a node\'s name, to merge exports of several nodes)')
+    .option('-q, --quiet', 'print nothing when done');
+  cmd.addHelpText(
+    'after',
+    `
+Each table is a folder of the dataset, one sub-folder per input slog
+(hive partitioning): DIR/deliveries/source=chain.slog/part-0.parquet.
+With --format sqlite, --to names one database file (tables delivery,
+syscall, crank, vat, and views named as above). See docs/export.md.
+Examples:
+  slogulate export chain.slog --to chain-tables
+  slogulate export node1/*.slog.gz --to fleet --source-prefix node1-
+  slogulate export chain.slog --format sqlite --to chain.sqlite`,
+  );
+  cmd.action(async (files: string[], opts: ExportCliOptions) => {
+    let summary: ExportSummary;
+    try {
+      summary = await exportSlogs({
+        inputs: files,
+        to: opts.to,
+        format: opts.format,
+        replace: opts.replace,
+        sourcePrefix: opts.sourcePrefix,
+        pass: exportPass,
+      });
+    } catch (err) {
+      throw cliError(err);
+    }
+    if (!opts.quiet) {
+      const out = Output.open(undefined);
+      out.write(summaryLine(summary));
+      await out.close();
+    }
+    process.exitCode = EXIT_OK;
+  });
+  return cmd;
+}

@@ -1,0 +1,164 @@
+/**
+ * The rows of every table in one streaming pass: a CrankSink that pairs each
+ * crank's deliveries with their results and syscalls once, and hands them to
+ * each table's hooks (schema.ts, TableRows). Memory: one crank at a time (the
+ * assembler's), plus what a table keeps back for its end (vats: one per vat).
+ *
+ * Deliveries and syscalls outside any crank (a vat replayed while the kernel
+ * starts, or a slog that begins inside a crank) are paired here too, with
+ * the crank number the entry carries (null for a replay), so that nothing
+ * the slog holds is lost. `stats` counts only those inside cranks.
+ */
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank, SyscallPair } from '../model/crank.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../model/types.js';
+import { VatNames } from '../model/vats.js';
+import type { AnyTableDef, ChainPosition, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
+
+/** The chain position until the chain view exists: the block is never known. */
+export const NO_CHAIN: ChainPosition = {
+  observe: () => undefined,
+  blockNum: null,
+};
+
+/** Where each table's rows go. */
+export type RowSink = (table: AnyTableDef) => (row: object) => void;
+
+const intOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+export class RowExtractor implements CrankSink {
+  readonly ctx: ExportContext;
+  private readonly tables: TableRows[];
+  private nextDeliveryId = 1;
+  /** A delivery outside cranks, waiting for its deliver-result. */
+  private outsideDelivery: DeliveryFacts | undefined;
+  /** A syscall outside cranks, waiting for its result. */
+  private outsideSyscall: SyscallFacts | undefined;
+
+  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; chain?: ChainPosition }) {
+    this.ctx = { source: options.source, vats: new VatNames(), chain: options.chain ?? NO_CHAIN };
+    this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
+  }
+
+  entry(entry: SlogEntry, line: number): void {
+    this.ctx.chain.observe(entry);
+    this.ctx.vats.observe(entry);
+    switch (entry.type) {
+      case 'deliver':
+        this.closeOutsideSyscall();
+        this.closeOutsideDelivery();
+        this.outsideDelivery = this.openDelivery(entry as DeliverEntry, intOrNull(entry.crankNum), stringOrNull(entry.vatID));
+        break;
+      case 'deliver-result':
+        this.closeOutsideSyscall();
+        if (this.outsideDelivery) {
+          this.outsideDelivery.result = entry as DeliverResultEntry;
+          this.closeOutsideDelivery();
+        }
+        break;
+      case 'syscall':
+        this.closeOutsideSyscall();
+        this.outsideSyscall = {
+          pair: { kind: 'syscall', call: entry as SyscallEntry, seconds: 0 },
+          crankNum: intOrNull(entry.crankNum),
+          delivery: this.outsideDelivery,
+        };
+        break;
+      case 'syscall-result': {
+        const pending = this.outsideSyscall;
+        if (pending) {
+          pending.pair.result = entry as SyscallResultEntry;
+          pending.pair.seconds = (entry.time ?? NaN) - (pending.pair.call.time ?? NaN);
+          this.closeOutsideSyscall();
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    for (const table of this.tables) table.entry?.(entry, line);
+  }
+
+  crank(crank: Crank): void {
+    this.closeOutsideSyscall();
+    this.closeOutsideDelivery();
+    const vats = this.ctx.vats;
+    vats.observe(crank.start);
+    const crankNum = crank.crankNum;
+    const crankVat = crank.vatID ?? null;
+    const deliveries: DeliveryFacts[] = [];
+    let current: DeliveryFacts | undefined;
+    for (const item of crank.items) {
+      if (item.kind === 'syscall') {
+        if (current) this.countSyscall(current, item);
+        this.emitSyscall({ pair: item, crankNum, delivery: current });
+        continue;
+      }
+      const entry = item.entry;
+      switch (entry.type) {
+        case 'deliver':
+          if (current) this.emitDelivery(current);
+          current = this.openDelivery(entry as DeliverEntry, crankNum, stringOrNull(entry.vatID) ?? crankVat);
+          deliveries.push(current);
+          break;
+        case 'deliver-result':
+          if (current) {
+            current.result = entry as DeliverResultEntry;
+            this.emitDelivery(current);
+            current = undefined;
+          }
+          break;
+        case 'create-vat':
+          vats.observe(entry);
+          break;
+        default:
+          break;
+      }
+    }
+    if (current) this.emitDelivery(current);
+    for (const table of this.tables) table.crank?.(crank, deliveries);
+  }
+
+  /** The end of the slog. */
+  end(): void {
+    this.closeOutsideSyscall();
+    this.closeOutsideDelivery();
+    for (const table of this.tables) table.end?.();
+  }
+
+  private openDelivery(deliver: DeliverEntry, crankNum: number | null, vatID: string | null): DeliveryFacts {
+    const id = this.nextDeliveryId;
+    this.nextDeliveryId += 1;
+    return { id, crankNum, vatID, deliver, syscallSeconds: 0, syscallCount: 0 };
+  }
+
+  private countSyscall(delivery: DeliveryFacts, pair: SyscallPair): void {
+    delivery.syscallCount += 1;
+    if (pair.result && Number.isFinite(pair.seconds)) delivery.syscallSeconds += pair.seconds;
+  }
+
+  private emitDelivery(delivery: DeliveryFacts): void {
+    for (const table of this.tables) table.delivery?.(delivery);
+  }
+
+  private emitSyscall(syscall: SyscallFacts): void {
+    for (const table of this.tables) table.syscall?.(syscall);
+  }
+
+  private closeOutsideDelivery(): void {
+    const delivery = this.outsideDelivery;
+    if (!delivery) return;
+    this.outsideDelivery = undefined;
+    this.emitDelivery(delivery);
+  }
+
+  private closeOutsideSyscall(): void {
+    const syscall = this.outsideSyscall;
+    if (!syscall) return;
+    this.outsideSyscall = undefined;
+    if (syscall.delivery) this.countSyscall(syscall.delivery, syscall.pair);
+    this.emitSyscall(syscall);
+  }
+}

@@ -1,0 +1,71 @@
+/**
+ * Turns a staging CSV file (csv-text.ts, no header) into a Parquet file
+ * with DuckDB: `COPY (SELECT * FROM read_csv(...)) TO ... (FORMAT parquet,
+ * COMPRESSION zstd)`, each column with its table's type. Used on a worker
+ * thread (parquet-worker.ts) or, where there is no compiled worker (tests
+ * run from the TypeScript sources), on this thread.
+ */
+import { rmSync } from 'node:fs';
+import { openDuckDB, readCsvSql, sqlString, type ColumnsOf, type DuckDBInstance } from '../duckdb.js';
+
+export interface ConvertJob {
+  columns: Array<{ name: string; type: string }>;
+  /** The staging CSV (removed once converted). */
+  csv: string;
+  /** The Parquet file to write. */
+  parquet: string;
+}
+
+export interface ConverterSettings {
+  threads: number;
+  /** DuckDB's memory_limit, e.g. `160MB`. */
+  memoryLimit: string;
+  /** Where DuckDB may spill. */
+  tempDirectory: string;
+}
+
+export interface Converter {
+  /** Loads DuckDB now (it loads on first use otherwise). */
+  warm(): void;
+  convert(job: ConvertJob): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The COPY statement of one job. */
+export function convertSql(job: ConvertJob): string {
+  const table: ColumnsOf = { columns: job.columns };
+  return (
+    `COPY (SELECT * FROM ${readCsvSql(table, [job.csv], { header: false, hive: false })}) ` +
+    `TO ${sqlString(job.parquet)} (FORMAT parquet, COMPRESSION zstd)`
+  );
+}
+
+/** A converter on this thread; DuckDB opens on first use. */
+export function localConverter(settings: ConverterSettings): Converter {
+  let db: Promise<DuckDBInstance> | undefined;
+  const instance = (): Promise<DuckDBInstance> =>
+    (db ??= openDuckDB({
+      threads: String(settings.threads),
+      memory_limit: settings.memoryLimit,
+      temp_directory: settings.tempDirectory,
+      preserve_insertion_order: 'true',
+    }));
+  return {
+    warm() {
+      instance().catch(() => undefined);
+    },
+    async convert(job) {
+      const con = await (await instance()).connect();
+      try {
+        await con.run(convertSql(job));
+      } finally {
+        con.closeSync();
+      }
+      rmSync(job.csv, { force: true });
+    },
+    async close() {
+      if (db) (await db).closeSync();
+      db = undefined;
+    },
+  };
+}
