@@ -22,7 +22,7 @@ interface ExportCliOptions {
 
 /** The export's pass: runSlog, reading the fields the tables need from each line's bytes. */
 export const exportPass: SlogPass = async (file, sink, afterBatch) => {
-  const run = await runSlog({ file, sink, afterBatch, analysisLines: { names: true, reader: exportLineReader } });
+  const run = await runSlog({ file, sink, afterBatch, analysisLines: { names: true, reader: exportLineReader }, governHeap: true });
   return { name: run.source.name };
 };
 

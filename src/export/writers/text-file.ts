@@ -1,18 +1,21 @@
 /**
- * A text file written in pieces of about 256 KB, synchronously: the pass
- * makes rows faster than a stream would take them, and a synchronous write
- * of a piece to the page cache costs less than the promise that would wait
- * for it. Memory: one piece.
+ * A text file written through a 256 KB buffer, synchronously: each piece of
+ * text is encoded into the buffer at once (so that the strings the rows
+ * were made of die young, where collecting them costs little: kept as
+ * strings until a write, they cost the export a quarter of its time in
+ * collections), and a full buffer is written to the file with writeSync (the
+ * page cache takes it faster than a stream's promise would be resolved).
+ * Memory: the buffer.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
 
-const PIECE = 1 << 18;
+const BUFFER = 1 << 18;
 
 export class TextFile {
   private fd: number;
-  private parts: string[] = [];
-  private size = 0;
-  /** Bytes (UTF-16 code units, near enough) handed to write so far. */
+  private readonly buf = Buffer.allocUnsafe(BUFFER);
+  private used = 0;
+  /** Characters handed to write so far. */
   written = 0;
 
   constructor(readonly path: string) {
@@ -20,17 +23,23 @@ export class TextFile {
   }
 
   write(text: string): void {
-    this.parts.push(text);
-    this.size += text.length;
     this.written += text.length;
-    if (this.size >= PIECE) this.flush();
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    if (this.used + text.length * 3 > BUFFER) {
+      this.flush();
+      if (text.length * 3 > BUFFER) {
+        writeSync(this.fd, text);
+        return;
+      }
+    }
+    this.used += this.buf.write(text, this.used);
   }
 
   flush(): void {
-    if (this.size === 0) return;
-    writeSync(this.fd, this.parts.join(''));
-    this.parts = [];
-    this.size = 0;
+    if (this.used === 0) return;
+    let at = 0;
+    while (at < this.used) at += writeSync(this.fd, this.buf, at, this.used - at);
+    this.used = 0;
   }
 
   close(): void {
