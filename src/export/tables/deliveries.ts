@@ -47,7 +47,7 @@ export const deliveries: TableDef<DeliveryRow> = {
     { name: 'vatID', type: 'VARCHAR', nullable: true, doc: 'the vat it went to (the entry\'s vatID, else the crank\'s)', mezzanine: 'delivery.vatID' },
     { name: 'vatName', type: 'VARCHAR', nullable: true, doc: 'the vat\'s name (create-vat), if the slog names it' },
     { name: 'deliveryNum', type: 'BIGINT', nullable: true, doc: 'the vat\'s own delivery number (deliver.deliveryNum)', mezzanine: 'delivery.deliveryNum' },
-    { name: 'kind', type: 'VARCHAR', nullable: true, doc: '`message`, `notify`, `startVat`, `bringOutYourDead`, `dropExports`, ... (kd[0])', mezzanine: 'first element of delivery.kd_json' },
+    { name: 'kind', type: 'VARCHAR', nullable: true, doc: '`message`, `notify`, `startVat`, `bringOutYourDead`, `dropExports`, ... (kd[0])', mezzanine: 'delivery.kd_json (its first element)' },
     { name: 'method', type: 'VARCHAR', nullable: false, doc: 'a message\'s method (`<funcall>` for a function call); any other delivery: its kind, as `stats` groups them', mezzanine: 'delivery_message.methname (messages only)' },
     { name: 'target', type: 'VARCHAR', nullable: true, doc: 'a message\'s target; a notify\'s first promise; else null', mezzanine: 'delivery_message.target_kref, delivery_notify.kpid' },
     { name: 'resultPromise', type: 'VARCHAR', nullable: true, doc: 'a message\'s result promise, if any', mezzanine: 'delivery_message.result_kpid' },
