@@ -7,14 +7,15 @@
  * it end to end for the memory row), runs each command BENCH_RUNS times
  * (default 5) round-robin so that a noisy neighbour hurts every row alike,
  * and prints a markdown table: median wall time, MB/s of uncompressed slog,
- * ratio to the bare loop, the issue's target, and peak RSS.
+ * ratio to the bare loop, the issue's target, and peak RSS; for `export`,
+ * the size of its Parquet files against the slog's gzip.
  *
  * Environment: BENCH_RUNS, BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz),
  * BENCH_BIN (default bin/slogulate), BENCH_KEEP=1 keeps the temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -99,6 +100,11 @@ function measure(argv: string[]): Promise<Sample> {
   });
 }
 
+/** Every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
@@ -176,8 +182,16 @@ async function main(): Promise<void> {
     const notes: string[] = [];
     if (has('top')) rows.push({ name: '`slogulate top FILE`', argv: slogulate('top', plain), bytes: size, target: '<= 0.25' });
     else notes.push('`slogulate top`: no such command in this build, row skipped');
-    if (has('stats')) rows.push({ name: '`slogulate stats FILE`', argv: slogulate('stats', plain), bytes: size, target: '<= 0.40' });
+    let statsRow: Row | undefined;
+    if (has('stats')) rows.push((statsRow = { name: '`slogulate stats FILE`', argv: slogulate('stats', plain), bytes: size, target: '<= 0.40' }));
     else notes.push('`slogulate stats`: no such command in this build, row skipped');
+    // export: each run replaces the last one's folder (an earlier export may be replaced).
+    const exportDir = join(dir, 'export');
+    let exportRow: Row | undefined;
+    if (has('export') && statsRow) {
+      exportRow = { name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), bytes: size, target: '<= 2x stats' };
+      rows.push(exportRow);
+    } else notes.push('`slogulate export`: no such command in this build (or no stats to compare with), row skipped');
     const row8: Row = { name: '`slogulate FILE8` (8 copies of FILE end to end)', argv: slogulate(big8), bytes: size * 8, runs: Math.min(RUNS, 2) };
     rows.push(row8);
     const startup: Row[] = [
@@ -207,11 +221,12 @@ async function main(): Promise<void> {
     };
     const loop = med(bareRow);
     const file = med(renderRow);
-    /** `yes`/`no` for a row with a target: `<= R` of the bare loop, or `<= Rx FILE`. */
+    /** `yes`/`no` for a row with a target: `<= R` of the bare loop, `<= Rx FILE`, or `<= Rx stats`. */
     const met = (row: Row, t: number): string => {
-      const m = /^<= ([\d.]+)(x FILE)?$/.exec(row.target ?? '');
+      const m = /^<= ([\d.]+)(x FILE|x stats)?$/.exec(row.target ?? '');
       if (!m) return '';
-      return t / (m[2] ? file : loop) <= Number(m[1]) ? 'yes' : 'no';
+      const base = m[2] === 'x FILE' ? file : m[2] === 'x stats' && statsRow ? med(statsRow) : loop;
+      return t / base <= Number(m[1]) ? 'yes' : 'no';
     };
     const lines: string[] = [];
     const cpu = cpus();
@@ -230,6 +245,7 @@ async function main(): Promise<void> {
       const rss = peak(row);
       let ratio = (t / loop).toFixed(2);
       if (row.target?.includes('FILE')) ratio += ` (${(t / file).toFixed(2)}x FILE)`;
+      if (row.target?.includes('stats') && statsRow) ratio += ` (${(t / med(statsRow)).toFixed(2)}x stats)`;
       const cpu = medianCpu(row);
       lines.push(
         `| ${row.name.replaceAll('|', '\\|')} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${met(row, t)} | ${cpu === undefined ? '' : cpu.toFixed(2)} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
@@ -242,6 +258,15 @@ async function main(): Promise<void> {
     if (render !== undefined && render8 !== undefined) {
       notes.push(
         `peak RSS: ${render.toFixed(0)} MB for the render, ${render8.toFixed(0)} MB for 8x the slog (${(((render8 - render) / render) * 100).toFixed(1)}% apart; target <= 120 MB and <= 10%)`,
+      );
+    }
+    if (exportRow) {
+      const parquet = filesUnder(exportDir).filter((f) => f.endsWith('.parquet')).reduce((sum, f) => sum + statSync(f).size, 0);
+      const gzip = statSync(SLOG_GZ).size;
+      const rss = peak(exportRow);
+      notes.push(
+        `export: Parquet files ${(parquet / 1e6).toFixed(1)} MB, ${((parquet / gzip) * 100).toFixed(0)}% of the slog's gzip (${(gzip / 1e6).toFixed(1)} MB; target <= 33%: ${parquet * 3 <= gzip ? 'met' : 'not met'}); ` +
+          `peak RSS ${rss === undefined ? 'not measured' : `${rss.toFixed(0)} MB (target < 200 MB: ${rss < 200 ? 'met' : 'not met'})`}`,
       );
     }
     if (!haveTime) notes.push(`no ${TIME}: peak RSS not measured`);
