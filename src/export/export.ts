@@ -83,14 +83,16 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
       const source = names[i] as string;
       const writer = await dataset.source(source);
       const rows: Record<string, number> = {};
+      const counters: Array<{ table: string; rows: number }> = [];
       const extractor = new RowExtractor({
         source,
         tables,
         sink: (table) => {
-          rows[table.name] = 0;
           const write = writer.rows(table);
+          const counter = { table: table.name, rows: 0 };
+          counters.push(counter);
           return (row) => {
-            rows[table.name] = (rows[table.name] as number) + 1;
+            counter.rows += 1;
             write(row);
           };
         },
@@ -98,6 +100,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
       const run = await request.pass(inputs[i], extractor, () => writer.afterBatch());
       extractor.end();
       await writer.close();
+      for (const c of counters) rows[c.table] = c.rows;
       sources.push({ source, slog: run.name, rows });
     }
     await dataset.finish();

@@ -31,6 +31,9 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
 export class RowExtractor implements CrankSink {
   readonly ctx: ExportContext;
   private readonly tables: TableRows[];
+  /** The tables with each hook (called for every row: no test per table). */
+  private readonly onDelivery: Array<(d: DeliveryFacts) => void>;
+  private readonly onSyscall: Array<(s: SyscallFacts) => void>;
   private nextDeliveryId = 1;
   /** A delivery outside cranks, waiting for its deliver-result. */
   private outsideDelivery: DeliveryFacts | undefined;
@@ -40,6 +43,8 @@ export class RowExtractor implements CrankSink {
   constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; chain?: ChainPosition }) {
     this.ctx = { source: options.source, vats: new VatNames(), chain: options.chain ?? NO_CHAIN };
     this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
+    this.onDelivery = this.tables.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
+    this.onSyscall = this.tables.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
   }
 
   entry(entry: SlogEntry, line: number): void {
@@ -140,11 +145,11 @@ export class RowExtractor implements CrankSink {
   }
 
   private emitDelivery(delivery: DeliveryFacts): void {
-    for (const table of this.tables) table.delivery?.(delivery);
+    for (const hook of this.onDelivery) hook(delivery);
   }
 
   private emitSyscall(syscall: SyscallFacts): void {
-    for (const table of this.tables) table.syscall?.(syscall);
+    for (const hook of this.onSyscall) hook(syscall);
   }
 
   private closeOutsideDelivery(): void {

@@ -58,6 +58,9 @@ export function localConverter(settings: ConverterSettings): Converter {
       const con = await (await instance()).connect();
       try {
         await con.run(convertSql(job));
+      } catch (err) {
+        // DuckDB's message, first line (the rest is advice on settings).
+        throw new Error(`writing ${job.parquet}: ${((err as Error).message ?? String(err)).split('\n')[0]}`);
       } finally {
         con.closeSync();
       }

@@ -16,6 +16,7 @@ export function threadConverter(settings: ConverterSettings): Converter {
   const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
   let nextId = 1;
   let failure: Error | undefined;
+  let closed: Promise<void> | undefined;
   const failAll = (err: Error): void => {
     failure ??= err;
     for (const w of waiting.values()) w.reject(err);
@@ -44,7 +45,11 @@ export function threadConverter(settings: ConverterSettings): Converter {
       });
     },
     async close() {
-      await worker.terminate();
+      if (closed) return closed;
+      // The worker closes DuckDB when its jobs are done, then ends.
+      closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.postMessage({ close: true } satisfies ConvertRequest);
+      return closed;
     },
   };
 }

@@ -6,8 +6,9 @@
  * staging file, and DuckDB turns each staging file into a Parquet file
  * (parquet-convert.ts) on a worker thread (parquet-threads.ts), which loads
  * DuckDB while this thread reads the slog. A staging file is closed and
- * sent to be converted once it holds `partChars` of text (the next rows
- * start a new part), and at the end of the source; at most one conversion
+ * sent to be converted once it holds a part's text (the next rows start a
+ * new part: 1 MB, then twice the last, up to 128 MB), and at the end of
+ * the source; at most one conversion
  * per source waits at a time (afterBatch). Memory stays flat: a piece of
  * text per table here, a row group in DuckDB (memory_limit).
  *
@@ -16,6 +17,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { csvLineMaker } from '../csv-text.js';
+import { ExportError } from '../target.js';
 import type { AnyTableDef } from '../schema.js';
 import type { ConvertJob, Converter } from './parquet-convert.js';
 import { threadConverter } from './parquet-threads.js';
@@ -23,17 +25,26 @@ import { TextFile } from './text-file.js';
 import { partitionDir, type DatasetWriter, type SourceWriter } from './writer.js';
 
 /**
- * DuckDB's memory for a conversion: a row group of each column, and it
- * spills to the staging folder beyond. 160 MB cost 10 MB more peak RSS on
- * the big slog than this, for the same time.
+ * DuckDB's memory limit for a conversion (a limit, not a reservation: the
+ * big slog's conversions use about 60 MB). DuckDB fails a query that
+ * needs more than its limit (it did at 64 MB, with four conversions at
+ * once), so this leaves room for wide rows (long vatstore keys).
  */
-const MEMORY_LIMIT = '64MB';
+const MEMORY_LIMIT = '256MB';
 
 /** A part's staging text before it is converted (about 100 bytes a row: some 1.3M syscalls). */
 const PART_CHARS = 128 << 20;
+/**
+ * The first part's: each part is twice the last, up to PART_CHARS. Small
+ * first parts are converted while the slog is still read (on the other
+ * core), so that less is left to convert at the end; growing parts keep a
+ * long slog's parts few (a 100 GB slog: some 60 per table).
+ */
+const FIRST_PART_CHARS = 1 << 20;
 
 export interface ParquetOptions {
-  /** Staging text per part (tests make it small to see several parts). */
+  /** Staging text of the first part and the most of any part (tests make them small to see several parts). */
+  firstPartChars?: number;
   partChars?: number;
   /** DuckDB's threads (default 2). */
   threads?: number;
@@ -42,7 +53,8 @@ export interface ParquetOptions {
 export function parquetDataset(root: string, options: ParquetOptions = {}): DatasetWriter {
   const staging = `${root}/.staging`;
   mkdirSync(staging, { recursive: true });
-  const partChars = options.partChars ?? PART_CHARS;
+  const maxPartChars = options.partChars ?? PART_CHARS;
+  const firstPartChars = Math.min(options.firstPartChars ?? FIRST_PART_CHARS, maxPartChars);
   const converter: Converter = threadConverter({
     threads: options.threads ?? 2,
     memoryLimit: MEMORY_LIMIT,
@@ -52,7 +64,9 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
   /** Conversions run one at a time: four at once took 40 MB more for no time saved on two cores. */
   let queue: Promise<void> = Promise.resolve();
   const convert = (job: ConvertJob): Promise<void> => {
-    const run = queue.then(() => converter.convert(job));
+    const run = queue.then(() => converter.convert(job)).catch((err: unknown) => {
+      throw new ExportError((err as Error).message ?? String(err), false);
+    });
     queue = run.catch(() => undefined);
     return run;
   };
@@ -70,6 +84,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           const columns = table.columns.map((c) => ({ name: c.name as string, type: c.type as string }));
           const line = csvLineMaker(table);
           let part = 0;
+          let partChars = firstPartChars;
           let file: TextFile | undefined;
           const startPart = (): TextFile => {
             stagingSeq += 1;
@@ -88,6 +103,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
             job.catch(() => undefined);
             jobs.push(job);
             part += 1;
+            partChars = Math.min(partChars * 2, maxPartChars);
           };
           // The last part; a table without rows still gets its (empty) file, with its columns.
           lastParts.push(() => {
@@ -114,6 +130,8 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
       rmSync(staging, { recursive: true, force: true });
     },
     async abort() {
+      // Let DuckDB finish what it was given (closing it mid-query aborts the process).
+      await queue;
       for (const f of open) {
         try {
           f.close();
