@@ -42,11 +42,12 @@ function csvColumns(table: ColumnsOf): string {
  * guessing); `header`: whether each file starts with the column names;
  * `hive`: add the `source` of each file's `source=NAME` folder.
  */
-export function readCsvSql(table: ColumnsOf, paths: readonly string[], options: { header: boolean; hive: boolean }): string {
+export function readCsvSql(table: ColumnsOf, paths: readonly string[], options: { header: boolean; hive: boolean; bufferBytes?: number }): string {
   const hive = options.hive ? `, hive_partitioning = true, hive_types = {'source': 'VARCHAR'}` : '';
+  const buffer = options.bufferBytes === undefined ? '' : `, buffer_size = ${options.bufferBytes}`;
   return (
     `read_csv(${pathList(paths)}, auto_detect = false, header = ${options.header}, delim = ',', quote = '"', escape = '"', ` +
-    `new_line = '\\n', allow_quoted_nulls = false, columns = ${csvColumns(table)}${hive})`
+    `new_line = '\\n', allow_quoted_nulls = false${buffer}, columns = ${csvColumns(table)}${hive})`
   );
 }
 

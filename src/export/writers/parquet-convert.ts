@@ -31,12 +31,24 @@ export interface Converter {
   close(): Promise<void>;
 }
 
+/**
+ * Rows per row group. DuckDB holds a row group of each column while it
+ * writes one, so this is what bounds its memory for a big part: with
+ * DuckDB's 122,880, 8 copies of the big slog end to end peaked at 267 MB
+ * (the slog itself at 160 MB, whose parts are smaller); with 65,536 at
+ * 226 MB, for files 7% bigger.
+ */
+const ROW_GROUP_ROWS = 65_536;
+
+/** DuckDB's CSV read buffer (its default, 32 MB, cost 30 MB more peak RSS); rows may be up to 2 MB. */
+const CSV_BUFFER_BYTES = 4 << 20;
+
 /** The COPY statement of one job. */
 export function convertSql(job: ConvertJob): string {
   const table: ColumnsOf = { columns: job.columns };
   return (
-    `COPY (SELECT * FROM ${readCsvSql(table, [job.csv], { header: false, hive: false })}) ` +
-    `TO ${sqlString(job.parquet)} (FORMAT parquet, COMPRESSION zstd)`
+    `COPY (SELECT * FROM ${readCsvSql(table, [job.csv], { header: false, hive: false, bufferBytes: CSV_BUFFER_BYTES })}) ` +
+    `TO ${sqlString(job.parquet)} (FORMAT parquet, COMPRESSION zstd, ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`
   );
 }
 
