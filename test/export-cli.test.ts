@@ -4,11 +4,13 @@
  * deliveries to syscalls and agrees with `top`'s rankings; output formats;
  * exit statuses and one-line errors.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, slogPath } from './helpers.js';
+import { BIN, ROOT, runCli, slogPath } from './helpers.js';
 
 let scratch: string;
 beforeAll(() => {
@@ -114,11 +116,30 @@ describe('export', () => {
     expect(readdirSync(scratch).filter((n) => n.startsWith('.'))).toEqual([]);
   });
 
+  it('interrupted (SIGINT), it removes its temporary folder and leaves the target as it was', async () => {
+    const parent = join(scratch, 'interrupted');
+    mkdirSync(parent);
+    const child = spawn(process.execPath, [BIN, 'export', '--to', join(parent, 'tables')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Half a slog on stdin, and the rest never comes.
+    const slog = readFileSync(slogPath('a-local-3'));
+    child.stdin.write(slog.subarray(0, slog.length >> 1));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    for (let i = 0; i < 200 && readdirSync(parent).length === 0; i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(readdirSync(parent)[0]).toMatch(/^\.tables\.tmp-/);
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it('gzipped slogs; --source-prefix; --quiet', async () => {
     const dir = join(scratch, 'fleet');
-    const r = await runCli(['export', CHAIN_BOT, '--to', dir, '--source-prefix', 'node1-', '--quiet']);
+    const gz = join(scratch, 'chain-bot.slog.gz');
+    writeFileSync(gz, gzipSync(readFileSync(CHAIN_BOT)));
+    const r = await runCli(['export', gz, '--to', dir, '--source-prefix', 'node1-', '--quiet']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
-    expect(readdirSync(join(dir, 'cranks'))).toEqual(['source=node1-chain-bot.slog']);
+    expect(readdirSync(join(dir, 'cranks'))).toEqual(['source=node1-chain-bot.slog.gz']);
+    const rows = await json<Array<{ n: number }>>(['query', 'SELECT count(*) AS n FROM deliveries', dir, '--format', 'json']);
+    expect(rows).toEqual([{ n: 43 }]);
   });
 });

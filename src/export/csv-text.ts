@@ -50,7 +50,6 @@ function fieldCode(name: string, type: ColumnType): string {
  */
 export function csvLineMaker(table: AnyTableDef): (row: object) => string {
   const fields = table.columns.map((c) => fieldCode(c.name, c.type as ColumnType));
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   const make = new Function('str', `return (r) => ${fields.join(" + ',' + ")} + '\\n';`) as (str: (s: string) => string) => (row: object) => string;
   return make(csvString);
 }

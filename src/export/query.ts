@@ -15,7 +15,7 @@ import { exportSlogs, type SlogPass } from './export.js';
 import { rowWriter, type JsonValue, type QueryFormat } from './query-format.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
-import { ExportError } from './target.js';
+import { ExportError, trackUnfinished, untrackUnfinished } from './target.js';
 
 export interface QueryRequest {
   sql: string;
@@ -94,6 +94,7 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
     }
   }
   const scratch = mkdtempSync(join(tmpdir(), 'slogulate-query-'));
+  trackUnfinished(scratch);
   try {
     const db = await openDuckDB({ temp_directory: join(scratch, 'duckdb') });
     const con = await db.connect();
@@ -138,5 +139,6 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+    untrackUnfinished(scratch);
   }
 }

@@ -19,6 +19,27 @@ export class ExportError extends Error {
   }
 }
 
+/**
+ * Temporary folders and files not yet renamed into place or removed, so
+ * that a command interrupted by a signal can remove them
+ * (removeUnfinished) before it exits.
+ */
+const unfinished = new Set<string>();
+
+export function trackUnfinished(path: string): void {
+  unfinished.add(path);
+}
+
+export function untrackUnfinished(path: string): void {
+  unfinished.delete(path);
+}
+
+/** Removes every unfinished temp (synchronously: for a signal handler). */
+export function removeUnfinished(): void {
+  for (const path of unfinished) rmSync(path, { recursive: true, force: true });
+  unfinished.clear();
+}
+
 /** The file that marks a folder as a slogulate export (ignored by engines: it starts with `_`). */
 export const MANIFEST = '_slogulate-export.json';
 
@@ -94,6 +115,7 @@ export function prepareTarget(to: string, kind: 'dir' | 'file', options: { repla
   const prefix = join(parent, `.${basename(target)}.tmp-`);
   const temp = kind === 'dir' ? mkdtempSync(prefix) : `${prefix}${tag()}`;
   let done = false;
+  trackUnfinished(temp);
   return {
     target,
     temp,
@@ -114,11 +136,13 @@ export function prepareTarget(to: string, kind: 'dir' | 'file', options: { repla
         renameSync(temp, target);
       }
       done = true;
+      untrackUnfinished(temp);
     },
     abort() {
       if (done) return;
       rmSync(temp, { recursive: true, force: true });
       done = true;
+      untrackUnfinished(temp);
     },
   };
 }

@@ -6,7 +6,7 @@
 import { Option, type Command } from 'commander';
 import { exportLineReader } from '../../export/export-lines.js';
 import { exportSlogs, type ExportSummary, type SlogPass } from '../../export/export.js';
-import { ExportError } from '../../export/target.js';
+import { ExportError, removeUnfinished } from '../../export/target.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/writers/writer.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { Output } from '../output.js';
@@ -25,6 +25,22 @@ export const exportPass: SlogPass = async (file, sink, afterBatch) => {
   const run = await runSlog({ file, sink, afterBatch, analysisLines: { names: true, reader: exportLineReader }, governHeap: true });
   return { name: run.source.name };
 };
+
+/**
+ * On SIGINT or SIGTERM, remove the export's temporary folder (the target
+ * stays as it was) and exit 130 or 143, as the signal would have.
+ */
+export function cleanUpOnSignal(): void {
+  for (const [signal, status] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      removeUnfinished();
+      process.exit(status);
+    });
+  }
+}
 
 /** ExportError as the CLI's one-line error. */
 export function cliError(err: unknown): unknown {
@@ -63,6 +79,7 @@ Examples:
   slogulate export chain.slog --format sqlite --to chain.sqlite`,
   );
   cmd.action(async (files: string[], opts: ExportCliOptions) => {
+    cleanUpOnSignal();
     let summary: ExportSummary;
     try {
       summary = await exportSlogs({

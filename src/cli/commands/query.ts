@@ -7,7 +7,7 @@ import { QUERY_FORMATS, type QueryFormat } from '../../export/query-format.js';
 import { runQuery } from '../../export/query.js';
 import { EXIT_OK } from '../errors.js';
 import { Output } from '../output.js';
-import { cliError, exportPass } from './export.js';
+import { cleanUpOnSignal, cliError, exportPass } from './export.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -30,6 +30,7 @@ Examples:
   slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv`,
   );
   cmd.action(async (sql: string, inputs: string[], opts: QueryCliOptions) => {
+    cleanUpOnSignal();
     const out = Output.open(undefined);
     try {
       await runQuery({

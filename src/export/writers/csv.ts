@@ -9,6 +9,7 @@ import { TextFile } from './text-file.js';
 import { partitionDir, type DatasetWriter, type SourceWriter } from './writer.js';
 
 export function csvDataset(root: string): DatasetWriter {
+  const open = new Set<TextFile>();
   return {
     async source(source) {
       const files: TextFile[] = [];
@@ -18,18 +19,31 @@ export function csvDataset(root: string): DatasetWriter {
           mkdirSync(dir, { recursive: true });
           const file = new TextFile(`${dir}/part-0.csv`);
           files.push(file);
+          open.add(file);
           file.write(csvHeader(table));
           const line = csvLineMaker(table);
           return (row) => file.write(line(row));
         },
         afterBatch: () => undefined,
         async close() {
-          for (const file of files) file.close();
+          for (const file of files) {
+            file.close();
+            open.delete(file);
+          }
         },
       };
       return writer;
     },
     finish: async () => undefined,
-    abort: async () => undefined,
+    async abort() {
+      for (const file of open) {
+        try {
+          file.close();
+        } catch {
+          // gone already: the caller removes the folder
+        }
+      }
+      open.clear();
+    },
   };
 }
