@@ -30,13 +30,16 @@ export function threadConverter(settings: ConverterSettings): Converter {
     else w.reject(new Error(reply.error));
   });
   worker.on('error', failAll);
+  let exited = false;
   worker.on('exit', (code) => {
+    exited = true;
     if (waiting.size) failAll(new Error(`the Parquet worker stopped (exit ${code})`));
   });
   return {
     warm: () => undefined,
     convert(job: ConvertJob) {
       if (failure) return Promise.reject(failure);
+      if (exited) return Promise.reject(new Error('the Parquet worker stopped'));
       const id = nextId;
       nextId += 1;
       return new Promise<void>((resolve, reject) => {
@@ -46,6 +49,7 @@ export function threadConverter(settings: ConverterSettings): Converter {
     },
     async close() {
       if (closed) return closed;
+      if (exited) return;
       // The worker closes DuckDB when its jobs are done, then ends.
       closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
       worker.postMessage({ close: true } satisfies ConvertRequest);

@@ -124,7 +124,8 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
         },
         async afterBatch() {
           // Parts waiting for DuckDB are staging files on disk, not memory: the pass goes on
-          // while a few wait (waiting for each cost it a tenth of its time), and stops beyond.
+          // while a few wait (waiting for each left this thread idle a tenth of the time), and
+          // stops beyond.
           while (jobs.length > MAX_WAITING_PARTS) await jobs.shift();
           // A failed conversion ends the export now, not at the end.
           while (jobs.length > 0 && settled.has(jobs[0] as Promise<void>)) await jobs.shift();
