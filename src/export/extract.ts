@@ -13,13 +13,7 @@ import type { CrankSink } from '../model/assembler.js';
 import type { Crank, SyscallPair } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../model/types.js';
 import { VatNames } from '../model/vats.js';
-import type { AnyTableDef, ChainPosition, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
-
-/** The chain position until the chain view exists: the block is never known. */
-export const NO_CHAIN: ChainPosition = {
-  observe: () => undefined,
-  blockNum: null,
-};
+import type { AnyTableDef, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
 
 /** Where each table's rows go. */
 export type RowSink = (table: AnyTableDef) => (row: object) => void;
@@ -40,21 +34,20 @@ export class RowExtractor implements CrankSink {
   /** A syscall outside cranks, waiting for its result. */
   private outsideSyscall: SyscallFacts | undefined;
 
-  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; chain?: ChainPosition }) {
-    this.ctx = { source: options.source, vats: new VatNames(), chain: options.chain ?? NO_CHAIN };
+  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink }) {
+    this.ctx = { source: options.source, vats: new VatNames() };
     this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
     this.onDelivery = this.tables.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
     this.onSyscall = this.tables.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
   }
 
   entry(entry: SlogEntry, line: number): void {
-    this.ctx.chain.observe(entry);
     this.ctx.vats.observe(entry);
     switch (entry.type) {
       case 'deliver':
         this.closeOutsideSyscall();
         this.closeOutsideDelivery();
-        this.outsideDelivery = this.openDelivery(entry as DeliverEntry, intOrNull(entry.crankNum), stringOrNull(entry.vatID));
+        this.outsideDelivery = this.openDelivery(entry as DeliverEntry, undefined, intOrNull(entry.crankNum), stringOrNull(entry.vatID));
         break;
       case 'deliver-result':
         this.closeOutsideSyscall();
@@ -105,7 +98,7 @@ export class RowExtractor implements CrankSink {
       switch (entry.type) {
         case 'deliver':
           if (current) this.emitDelivery(current);
-          current = this.openDelivery(entry as DeliverEntry, crankNum, stringOrNull(entry.vatID) ?? crankVat);
+          current = this.openDelivery(entry as DeliverEntry, crank, crankNum, stringOrNull(entry.vatID) ?? crankVat);
           deliveries.push(current);
           break;
         case 'deliver-result':
@@ -133,10 +126,10 @@ export class RowExtractor implements CrankSink {
     for (const table of this.tables) table.end?.();
   }
 
-  private openDelivery(deliver: DeliverEntry, crankNum: number | null, vatID: string | null): DeliveryFacts {
+  private openDelivery(deliver: DeliverEntry, crank: Crank | undefined, crankNum: number | null, vatID: string | null): DeliveryFacts {
     const id = this.nextDeliveryId;
     this.nextDeliveryId += 1;
-    return { id, crankNum, vatID, deliver, syscallSeconds: 0, syscallCount: 0 };
+    return { id, crankNum, crank, vatID, deliver, syscallSeconds: 0, syscallCount: 0 };
   }
 
   private countSyscall(delivery: DeliveryFacts, pair: SyscallPair): void {

@@ -34,21 +34,12 @@ export interface ColumnDef<Row> {
   mezzanine?: string;
 }
 
-/** Where the slog is on the chain; the chain view fills it in (today: always unknown). */
-export interface ChainPosition {
-  /** Sees every entry outside cranks, in order, before the tables do. */
-  observe(entry: SlogEntry): void;
-  /** The block being executed (`cosmic-swingset-begin-block.blockHeight`), or null. */
-  readonly blockNum: number | null;
-}
-
 /** What every table of one pass can read. */
 export interface ExportContext {
   /** The input's name in the dataset (the `source=` partition). */
   readonly source: string;
   /** Vat names learned so far (create-vat, create-vat crank messages). */
   readonly vats: VatNames;
-  readonly chain: ChainPosition;
 }
 
 /** A delivery (a `deliver` entry and its `deliver-result`), with the syscalls made between them. */
@@ -57,6 +48,11 @@ export interface DeliveryFacts {
   id: number;
   /** The crank it ran in (a replayed delivery: the crank that paged its vat in); null outside cranks. */
   crankNum: number | null;
+  /**
+   * That crank, whole (undefined outside cranks): where the chain view's
+   * block and run of a delivery come from, once the crank model has them.
+   */
+  crank: Crank | undefined;
   vatID: string | null;
   deliver: DeliverEntry;
   /** Absent when the slog ends (or the crank is cut) before it. */
@@ -75,7 +71,7 @@ export interface SyscallFacts {
 
 /** A table's row maker for one pass: any of the hooks, each called in slog order. */
 export interface TableRows {
-  /** An entry outside cranks (after the chain position and vat names saw it). */
+  /** An entry outside cranks (after the vat names saw it): the chain's blocks and runs are there. */
   entry?(entry: SlogEntry, line: number): void;
   /** A crank's delivery, once its deliver-result (or the crank's end) came. */
   delivery?(delivery: DeliveryFacts): void;

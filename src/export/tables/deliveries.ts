@@ -72,7 +72,8 @@ export const deliveries: TableDef<DeliveryRow> = {
         emit({
           deliveryId: d.id,
           crankNum: d.crankNum,
-          blockNum: ctx.chain.blockNum,
+          // The chain view: the block the crank model stamps on d.crank.
+          blockNum: null,
           vatID: d.vatID,
           vatName: d.vatID === null ? null : ctx.vats.lookup(d.vatID) ?? null,
           deliveryNum: numberOrNull(deliver.deliveryNum),

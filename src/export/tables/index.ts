@@ -4,8 +4,9 @@
  * writers, `query`'s views and the docs' table test take it from this list.
  *
  * Still to come with the chain view: `blocks` and `runs` (as `blocks --json`
- * and `runs --json` give them), and the block of each delivery (the
- * deliveries' `blockNum`, from extract.ts's ChainPosition).
+ * and `runs --json` give them: their rows come from the entries outside
+ * cranks, TableRows.entry), and the block of each delivery (the
+ * deliveries' `blockNum`, from the crank it ran in: DeliveryFacts.crank).
  */
 import type { AnyTableDef } from '../schema.js';
 import { cranks } from './cranks.js';
