@@ -7,14 +7,15 @@
  * it end to end for the memory row), runs each command BENCH_RUNS times
  * (default 5) round-robin so that a noisy neighbour hurts every row alike,
  * and prints a markdown table: median wall time, MB/s of uncompressed slog,
- * ratio to the bare loop, the issue's target, and peak RSS.
+ * ratio to the bare loop, the issue's target, and peak RSS; for `export`,
+ * the size of its Parquet files against the slog's gzip.
  *
  * Environment: BENCH_RUNS, BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz),
  * BENCH_BIN (default bin/slogulate), BENCH_KEEP=1 keeps the temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -97,6 +98,11 @@ function measure(argv: string[]): Promise<Sample> {
       done({ seconds, rssKB: m ? Number(m[1]) : undefined, cpu: m ? Number(m[2]) + Number(m[3]) : undefined });
     });
   });
+}
+
+/** Every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
 
 function median(values: number[]): number {
@@ -194,6 +200,13 @@ async function main(): Promise<void> {
     if (has('report') && statsRow) {
       rows.push({ name: '`slogulate report FILE -o report.html`', argv: slogulate('report', plain, '-o', reportFile), bytes: size, target: '<= 1.5x stats' });
     } else notes.push('`slogulate report`: no such command in this build (or no stats row), row skipped');
+    // export: each run replaces the last one's folder (an earlier export may be replaced).
+    const exportDir = join(dir, 'export');
+    let exportRow: Row | undefined;
+    if (has('export') && statsRow) {
+      exportRow = { name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), bytes: size, target: '<= 2x stats' };
+      rows.push(exportRow);
+    } else notes.push('`slogulate export`: no such command in this build (or no stats to compare with), row skipped');
     const row8: Row = { name: '`slogulate FILE8` (8 copies of FILE end to end)', argv: slogulate(big8), bytes: size * 8, runs: Math.min(RUNS, 2) };
     rows.push(row8);
     const startup: Row[] = [
@@ -263,6 +276,15 @@ async function main(): Promise<void> {
       );
     }
     if (existsSync(reportFile)) notes.push(`the report of FILE is ${(statSync(reportFile).size / 1024).toFixed(0)} KB`);
+    if (exportRow) {
+      const parquet = filesUnder(exportDir).filter((f) => f.endsWith('.parquet')).reduce((sum, f) => sum + statSync(f).size, 0);
+      const gzip = statSync(SLOG_GZ).size;
+      const rss = peak(exportRow);
+      notes.push(
+        `export: Parquet files ${(parquet / 1e6).toFixed(1)} MB, ${((parquet / gzip) * 100).toFixed(0)}% of the slog's gzip (${(gzip / 1e6).toFixed(1)} MB; target <= 33%: ${parquet * 3 <= gzip ? 'met' : 'not met'}); ` +
+          `peak RSS ${rss === undefined ? 'not measured' : `${rss.toFixed(0)} MB (target < 200 MB: ${rss < 200 ? 'met' : 'not met'})`}`,
+      );
+    }
     if (!haveTime) notes.push(`no ${TIME}: peak RSS not measured`);
     if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
     process.stdout.write(`${lines.join('\n')}\n`);

@@ -1,6 +1,6 @@
 /**
  * The pipeline's layers import one way (docs/architecture.md): source (bytes,
- * lines) -> scan (entries) -> model -> render -> analyses -> report -> run (the pass) ->
+ * lines) -> scan (entries) -> model -> render -> analyses -> report, export -> run (the pass) ->
  * cli (commander wiring), each only from the layers before it, and no files
  * import each other, directly or round a longer loop.
  */
@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
 const SRC = join(ROOT, 'src');
-const LAYERS = ['source', 'scan', 'model', 'render', 'analyses', 'report', 'run', 'cli'];
+const LAYERS = ['source', 'scan', 'model', 'render', 'analyses', 'report', 'export', 'run', 'cli'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

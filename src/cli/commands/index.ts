@@ -66,6 +66,18 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./report.js'),
   },
   {
+    name: 'export',
+    usage: '[options] [files...]',
+    summary: 'write the slogs\' tables (deliveries, syscalls, cranks, vats) as Parquet, CSV or one SQLite file',
+    load: () => import('./export.js'),
+  },
+  {
+    name: 'query',
+    usage: "[options] <sql> [inputs...]",
+    summary: 'run SQL (DuckDB) over the tables of slogs or of export folders; text, csv, markdown or json',
+    load: () => import('./query.js'),
+  },
+  {
     name: 'completion',
     usage: '<shell>',
     summary: 'print a bash or zsh completion script',

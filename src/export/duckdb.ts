@@ -1,0 +1,57 @@
+/**
+ * DuckDB (the official `@duckdb/node-api`), loaded only by the commands
+ * that use it, and the SQL that reads slogulate's CSV and Parquet files.
+ */
+import type { DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+
+export type { DuckDBConnection, DuckDBInstance };
+
+/** An in-memory DuckDB with these settings (`threads`, `memory_limit`, `temp_directory`...). */
+export async function openDuckDB(settings: Record<string, string> = {}): Promise<DuckDBInstance> {
+  const { DuckDBInstance: Instance } = await import('@duckdb/node-api');
+  return Instance.create(':memory:', settings);
+}
+
+/** A SQL string literal. */
+export function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
+
+/** A SQL identifier, quoted. */
+export function sqlName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** `['a', 'b']`: a list of paths for read_csv/read_parquet. */
+function pathList(paths: readonly string[]): string {
+  return `[${paths.map(sqlString).join(', ')}]`;
+}
+
+/** A table's columns (all read_csv needs: a TableDef, or its columns sent to a worker). */
+export interface ColumnsOf {
+  columns: ReadonlyArray<{ name: string; type: string }>;
+}
+
+/** The table's columns and types for read_csv: `{'crankNum': 'BIGINT', ...}`. */
+function csvColumns(table: ColumnsOf): string {
+  return `{${table.columns.map((c) => `${sqlString(c.name)}: ${sqlString(c.type)}`).join(', ')}}`;
+}
+
+/**
+ * read_csv of files written by csv-text.ts, with the table's own types (no
+ * guessing); `header`: whether each file starts with the column names;
+ * `hive`: add the `source` of each file's `source=NAME` folder.
+ */
+export function readCsvSql(table: ColumnsOf, paths: readonly string[], options: { header: boolean; hive: boolean; bufferBytes?: number }): string {
+  const hive = options.hive ? `, hive_partitioning = true, hive_types = {'source': 'VARCHAR'}` : '';
+  const buffer = options.bufferBytes === undefined ? '' : `, buffer_size = ${options.bufferBytes}`;
+  return (
+    `read_csv(${pathList(paths)}, auto_detect = false, header = ${options.header}, delim = ',', quote = '"', escape = '"', ` +
+    `new_line = '\\n', allow_quoted_nulls = false${buffer}, columns = ${csvColumns(table)}${hive})`
+  );
+}
+
+/** read_parquet of a table's files, with the `source` of each file's `source=NAME` folder. */
+export function readParquetSql(paths: readonly string[]): string {
+  return `read_parquet(${pathList(paths)}, hive_partitioning = true, hive_types = {'source': 'VARCHAR'})`;
+}

@@ -1,0 +1,118 @@
+/**
+ * `slogulate export`: the tables of one or more slogs, in one streaming
+ * pass each, written as a Parquet or CSV dataset (`DIR/TABLE/source=NAME/
+ * part-K.parquet`, hive-partitioned by input: the same layout for one input
+ * as for many, so that exports made apart merge by copying folders) or one
+ * SQLite file. Written beside the target and renamed into place at the end
+ * (target.ts).
+ */
+import { writeFileSync } from 'node:fs';
+import type { CrankSink } from '../model/assembler.js';
+import { RowExtractor } from './extract.js';
+import type { AnyTableDef } from './schema.js';
+import { TABLES } from './tables/index.js';
+import { MANIFEST, prepareTarget, sourceNames, type PreparedTarget } from './target.js';
+import { csvDataset } from './writers/csv.js';
+import { parquetDataset, type ParquetOptions } from './writers/parquet.js';
+import { sqliteDataset } from './writers/sqlite.js';
+import type { DatasetWriter, ExportFormat } from './writers/writer.js';
+
+/** One streaming pass over a slog (the cli's runSlog): `file` undefined reads stdin. */
+export type SlogPass = (file: string | undefined, sink: CrankSink, afterBatch: () => Promise<void> | void) => Promise<{ name: string }>;
+
+export interface ExportRequest {
+  /** The slogs; empty: standard input. */
+  inputs: readonly string[];
+  /** The dataset folder (parquet, csv) or database file (sqlite). */
+  to: string;
+  format: ExportFormat;
+  /** Replace an earlier export at `to`. */
+  replace?: boolean;
+  /** Put before every source name (a node's name, when exports of several nodes will be merged). */
+  sourcePrefix?: string;
+  pass: SlogPass;
+  /** Default: every table (tables/index.ts). */
+  tables?: readonly AnyTableDef[];
+  parquet?: ParquetOptions;
+}
+
+export interface SourceSummary {
+  source: string;
+  /** The slog's name as the pass reports it. */
+  slog: string;
+  /** Rows per table. */
+  rows: Record<string, number>;
+}
+
+export interface ExportSummary {
+  to: string;
+  format: ExportFormat;
+  sources: SourceSummary[];
+}
+
+export interface Manifest {
+  slogulate: string;
+  format: ExportFormat;
+  tables: string[];
+}
+
+async function openDataset(format: ExportFormat, root: string, tables: readonly AnyTableDef[], parquet?: ParquetOptions): Promise<DatasetWriter> {
+  switch (format) {
+    case 'parquet':
+      return parquetDataset(root, parquet);
+    case 'csv':
+      return csvDataset(root);
+    case 'sqlite':
+      return sqliteDataset(root, tables);
+  }
+}
+
+export async function exportSlogs(request: ExportRequest): Promise<ExportSummary> {
+  const tables = request.tables ?? TABLES;
+  const inputs: Array<string | undefined> = request.inputs.length ? [...request.inputs] : [undefined];
+  const names = sourceNames(inputs, request.sourcePrefix ?? '');
+  const target: PreparedTarget = prepareTarget(request.to, request.format === 'sqlite' ? 'file' : 'dir', {
+    replace: request.replace === true,
+    inputs,
+  });
+  let dataset: DatasetWriter | undefined;
+  try {
+    dataset = await openDataset(request.format, target.temp, tables, request.parquet);
+    const sources: SourceSummary[] = [];
+    for (let i = 0; i < inputs.length; i += 1) {
+      const source = names[i] as string;
+      const writer = await dataset.source(source);
+      const rows: Record<string, number> = {};
+      const counters: Array<{ table: string; rows: number }> = [];
+      const extractor = new RowExtractor({
+        source,
+        tables,
+        sink: (table) => {
+          const write = writer.rows(table);
+          const counter = { table: table.name, rows: 0 };
+          counters.push(counter);
+          return (row) => {
+            counter.rows += 1;
+            write(row);
+          };
+        },
+      });
+      const run = await request.pass(inputs[i], extractor, () => writer.afterBatch());
+      extractor.end();
+      await writer.close();
+      for (const c of counters) rows[c.table] = c.rows;
+      sources.push({ source, slog: run.name, rows });
+    }
+    await dataset.finish();
+    if (request.format !== 'sqlite') {
+      const manifest: Manifest = { slogulate: '1', format: request.format, tables: tables.map((t) => t.name) };
+      writeFileSync(`${target.temp}/${MANIFEST}`, `${JSON.stringify(manifest, null, 2)}\n`);
+    }
+    target.commit();
+    return { to: target.target, format: request.format, sources };
+  } catch (err) {
+    await dataset?.abort().catch(() => undefined);
+    target.abort();
+    throw err;
+  }
+}

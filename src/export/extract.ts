@@ -1,0 +1,196 @@
+/**
+ * The rows of every table in one streaming pass: a CrankSink that pairs each
+ * crank's deliveries with their results and syscalls once, and hands them to
+ * each table's hooks (schema.ts, TableRows). Memory: one crank at a time (the
+ * assembler's), plus what a table keeps back for its end (vats: one per vat).
+ *
+ * Deliveries and syscalls outside any crank (a vat replayed while the kernel
+ * starts, or a slog that begins inside a crank) are paired here too, with
+ * the crank number the entry carries (null for a replay), so that nothing
+ * the slog holds is lost. `stats` counts only those inside cranks.
+ */
+import type { ExecutionSink } from '../model/executions.js';
+import type { Crank, SyscallPair } from '../model/crank.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
+import { VatNames } from '../model/vats.js';
+import type { AnyTableDef, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
+
+/** Where each table's rows go. */
+export type RowSink = (table: AnyTableDef) => (row: object) => void;
+
+const intOrNull = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isFinite(value) ? value : null;
+const stringOrNull = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+export class RowExtractor implements ExecutionSink {
+  readonly ctx: ExportContext;
+  private readonly tables: TableRows[];
+  /** The tables with each hook (called for every row: no test per table). */
+  private readonly onDelivery: Array<(d: DeliveryFacts) => void>;
+  private readonly onSyscall: Array<(s: SyscallFacts) => void>;
+  private nextDeliveryId = 1;
+  /** A delivery outside cranks, waiting for its deliver-result. */
+  private outsideDelivery: DeliveryFacts | undefined;
+  /** A syscall outside cranks, waiting for its result. */
+  private outsideSyscall: SyscallFacts | undefined;
+
+  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink }) {
+    this.ctx = { source: options.source, vats: new VatNames() };
+    this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
+    this.onDelivery = this.tables.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
+    this.onSyscall = this.tables.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
+  }
+
+  entry(entry: SlogEntry, line: number): void {
+    this.ctx.vats.observe(entry);
+    switch (entry.type) {
+      case 'deliver':
+        this.closeOutsideSyscall();
+        this.closeOutsideDelivery();
+        this.outsideDelivery = this.openDelivery(entry as DeliverEntry, undefined, intOrNull(entry.crankNum), stringOrNull(entry.vatID));
+        break;
+      case 'deliver-result':
+        this.closeOutsideSyscall();
+        if (this.outsideDelivery) {
+          this.outsideDelivery.result = entry as DeliverResultEntry;
+          this.closeOutsideDelivery();
+        }
+        break;
+      case 'syscall':
+        this.closeOutsideSyscall();
+        this.outsideSyscall = {
+          pair: { kind: 'syscall', call: entry as SyscallEntry, seconds: 0, replay: entry.replay === true },
+          crankNum: intOrNull(entry.crankNum),
+          delivery: this.outsideDelivery,
+          abandoned: false,
+        };
+        break;
+      case 'syscall-result': {
+        const pending = this.outsideSyscall;
+        if (pending) {
+          pending.pair.result = entry as SyscallResultEntry;
+          pending.pair.seconds = (entry.time ?? NaN) - (pending.pair.call.time ?? NaN);
+          this.closeOutsideSyscall();
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    for (const table of this.tables) table.entry?.(entry, line);
+  }
+
+  crank(crank: Crank): void {
+    this.execution(crank, false);
+  }
+
+  /** A crank a restart ran again: its rows are kept, flagged `abandoned`. */
+  abandoned(crank: Crank): void {
+    this.execution(crank, true);
+  }
+
+  private execution(crank: Crank, abandoned: boolean): void {
+    this.closeOutsideSyscall();
+    this.closeOutsideDelivery();
+    const vats = this.ctx.vats;
+    if (crank.start) vats.observe(crank.start);
+    const crankNum = crank.crankNum;
+    const crankVat = crank.vatID ?? null;
+    const deliveries: DeliveryFacts[] = [];
+    // A crank the slog begins inside may have its deliver-result and not its deliver.
+    let current: DeliveryFacts | undefined = this.headlessDelivery(crank, crankNum, crankVat, abandoned);
+    for (const item of crank.items) {
+      if (item.kind === 'syscall') {
+        if (current) this.countSyscall(current, item);
+        this.emitSyscall({ pair: item, crankNum, delivery: current, abandoned });
+        continue;
+      }
+      const entry = item.entry;
+      switch (entry.type) {
+        case 'deliver':
+          if (current) this.emitDelivery(current);
+          current = this.openDelivery(entry as DeliverEntry, crank, crankNum, stringOrNull(entry.vatID) ?? crankVat, abandoned);
+          deliveries.push(current);
+          break;
+        case 'deliver-result':
+          if (current) {
+            current.result = entry as DeliverResultEntry;
+            this.emitDelivery(current);
+            current = undefined;
+          }
+          break;
+        case 'create-vat':
+          vats.observe(entry);
+          break;
+        default:
+          break;
+      }
+    }
+    if (current) this.emitDelivery(current);
+    for (const table of this.tables) table.crank?.(crank, deliveries, abandoned);
+  }
+
+  /** The end of the slog. */
+  end(): void {
+    this.closeOutsideSyscall();
+    this.closeOutsideDelivery();
+    for (const table of this.tables) table.end?.();
+  }
+
+  /**
+   * A delivery whose deliver entry the slog lacks (it begins inside the
+   * crank, after the deliver): made when the crank's first deliver or
+   * deliver-result is a deliver-result, so that its syscalls and
+   * computrons are not lost.
+   */
+  private headlessDelivery(crank: Crank, crankNum: number, crankVat: string | null, abandoned: boolean): DeliveryFacts | undefined {
+    if (crank.opening === 'start') return undefined;
+    for (const item of crank.items) {
+      if (item.kind !== 'entry') continue;
+      const { entry } = item;
+      if (entry.type === 'deliver') return undefined;
+      if (entry.type === 'deliver-result') return this.openDelivery(undefined, crank, crankNum, stringOrNull(entry.vatID) ?? crankVat, abandoned);
+    }
+    return undefined;
+  }
+
+  private openDelivery(
+    deliver: DeliverEntry | undefined,
+    crank: Crank | undefined,
+    crankNum: number | null,
+    vatID: string | null,
+    abandoned = false,
+  ): DeliveryFacts {
+    const id = this.nextDeliveryId;
+    this.nextDeliveryId += 1;
+    return { id, crankNum, crank, vatID, deliver, abandoned, syscallSeconds: 0, syscallCount: 0 };
+  }
+
+  private countSyscall(delivery: DeliveryFacts, pair: SyscallPair): void {
+    delivery.syscallCount += 1;
+    if (pair.result && Number.isFinite(pair.seconds)) delivery.syscallSeconds += pair.seconds;
+  }
+
+  private emitDelivery(delivery: DeliveryFacts): void {
+    for (const hook of this.onDelivery) hook(delivery);
+  }
+
+  private emitSyscall(syscall: SyscallFacts): void {
+    for (const hook of this.onSyscall) hook(syscall);
+  }
+
+  private closeOutsideDelivery(): void {
+    const delivery = this.outsideDelivery;
+    if (!delivery) return;
+    this.outsideDelivery = undefined;
+    this.emitDelivery(delivery);
+  }
+
+  private closeOutsideSyscall(): void {
+    const syscall = this.outsideSyscall;
+    if (!syscall) return;
+    this.outsideSyscall = undefined;
+    if (syscall.delivery) this.countSyscall(syscall.delivery, syscall.pair);
+    this.emitSyscall(syscall);
+  }
+}

@@ -1,0 +1,18 @@
+/**
+ * What the export's tables read of crank entries (scan/reads.ts), beside
+ * what the crank model reads anyway: each delivery's and syscall's
+ * arguments in kernel space (`kd`, `ksc`), or in vat space for a replay
+ * that has only those, for their targets, methods and result promises
+ * (fields.ts).
+ */
+import type { Reads } from '../scan/reads.js';
+
+export const EXPORT_READS: Reads = {
+  'crank-start': ['messageType', 'messageHead', 'crankType', 'time'],
+  'crank-finish': ['time'],
+  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vscWithoutKsc', 'time'],
+  'syscall-result': ['status', 'time'],
+  deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vdWithoutKd', 'time'],
+  'deliver-result': ['deliveryNum', 'status', 'computrons', 'time'],
+  clist: [],
+};

@@ -1,0 +1,16 @@
+/**
+ * The export's pass (export/export.ts calls it once per input slog): the
+ * tables' reads, each crank counted once as the analyses count it (an
+ * execution a restart abandoned is not exported), bad lines reported.
+ */
+import { EXPORT_READS } from '../export/reads.js';
+import type { SlogPass } from '../export/export.js';
+import { analysisPass } from './analyses.js';
+import type { BadLineReport } from './pass.js';
+
+export function exportPass(onBadLine?: (bad: BadLineReport) => void): SlogPass {
+  return async (file, sink, afterBatch) => {
+    const run = await analysisPass({ inputs: file === undefined ? [] : [file], onBadLine, afterBatch, governHeap: true }, EXPORT_READS, sink);
+    return { name: run.name };
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * docs/export.md: every `$ slogulate ...` line runs (bin/slogulate, in a
+ * folder holding the sample slogs, in the page's order) and prints what the
+ * page shows under it; the page's column tables are the tables' own
+ * definitions (src/export/tables/).
+ */
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TABLES } from '../src/export/tables/index.js';
+import { ROOT, runCli, SLOGS } from './helpers.js';
+
+const DOC = readFileSync(join(ROOT, 'docs', 'export.md'), 'utf8');
+
+interface Example {
+  command: string;
+  output: string[];
+}
+
+/** The `$ slogulate` lines of the page's code blocks, each with the lines under it. */
+function examples(markdown: string): Example[] {
+  const out: Example[] = [];
+  let inBlock = false;
+  let current: Example | undefined;
+  for (const line of markdown.split('\n')) {
+    if (line.startsWith('```')) {
+      inBlock = !inBlock;
+      current = undefined;
+      continue;
+    }
+    if (!inBlock) continue;
+    if (line.startsWith('$ ')) {
+      current = line.startsWith('$ slogulate ') ? { command: line.slice(2), output: [] } : undefined;
+      if (current) out.push(current);
+    } else if (current) {
+      current.output.push(line);
+    }
+  }
+  return out;
+}
+
+/** Shell words: spaces split, '...' and "..." quote (no escapes in these examples). */
+function words(command: string): string[] {
+  const out: string[] = [];
+  const re = /'([^']*)'|"([^"]*)"|(\S+)/g;
+  for (const m of command.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
+  return out;
+}
+
+const SQLITE = { BIGINT: 'INTEGER', DOUBLE: 'REAL', VARCHAR: 'TEXT', BOOLEAN: 'INTEGER (0/1)' } as const;
+
+/** The markdown of each table's columns, as the page must hold it. */
+function columnTables(): string {
+  return TABLES.map((t) => {
+    const lines = [
+      `### \`${t.name}\` (SQLite: \`${t.sqliteName}\`)`,
+      '',
+      `${t.doc.charAt(0).toUpperCase()}${t.doc.slice(1)}.`,
+      '',
+      '| column | type (Parquet / SQLite) | null | what it holds | mezzanine |',
+      '|---|---|---|---|---|',
+    ];
+    for (const c of t.columns) {
+      const mezzanine = c.mezzanine
+        ? c.mezzanine
+            .split(', ')
+            .map((m) => m.replace(/^([\w.]+)(.*)$/, '`$1`$2'))
+            .join(', ')
+        : '';
+      lines.push(`| \`${c.name}\` | ${c.type} / ${SQLITE[c.type]} | ${c.nullable ? 'yes' : 'no'} | ${c.doc.replaceAll('|', '\\|')} | ${mezzanine} |`);
+    }
+    return lines.join('\n');
+  }).join('\n\n');
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'slogulate-docs-'));
+  for (const name of readdirSync(SLOGS)) copyFileSync(join(SLOGS, name), join(dir, name));
+  copyFileSync(join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-bot.slog'), join(dir, 'chain-bot.slog'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('docs/export.md', () => {
+  it('documents every column of every table', () => {
+    expect(DOC).toContain(columnTables());
+  });
+
+  it('every $ slogulate example runs and prints what the page shows', async () => {
+    const list = examples(DOC);
+    expect(list.length).toBeGreaterThanOrEqual(12);
+    for (const { command, output } of list) {
+      const r = await runCli(words(command).slice(1), { cwd: dir });
+      expect(r.stderr, command).toBe('');
+      expect(r.status, command).toBe(0);
+      expect(r.stdout, command).toBe(output.length ? `${output.join('\n')}\n` : '');
+    }
+  });
+});
