@@ -135,7 +135,8 @@ export class ChainTracker {
         this.bootstrapHeight = num(entry.blockHeight);
         return;
       case 'cosmic-swingset-bootstrap-block-start':
-        this.open(this.bootstrapHeight ?? 0, num(entry.blockTime), true);
+        // Its height is the init's (a per-block file of it lacks the init: its first run says, below).
+        this.open(this.bootstrapHeight ?? NaN, num(entry.blockTime), true);
         return;
       case 'cosmic-swingset-upgrade-start':
         this.open(num(entry.blockHeight) ?? NaN, num(entry.blockTime), false, true);
@@ -151,6 +152,8 @@ export class ChainTracker {
         return;
       case 'cosmic-swingset-run-start': {
         const phase = str(entry.phase) ?? 'unknown';
+        const height = num(entry.blockHeight);
+        if (this.block && Number.isNaN(this.block.height) && height !== undefined) this.block.height = height;
         const trigger = this.block?.bootstrap ? { kind: 'bootstrap' } : this.block?.upgrade ? { kind: 'upgrade' } : triggerOf(phase, this.inbound);
         this.run = { num: num(entry.runNum) ?? NaN, phase, trigger };
         this.inbound = undefined;
