@@ -18,6 +18,14 @@ const CHAIN_A = join(REAL, 'chain-A.slog');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-chain-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** chain-A.slog's lines up to block 30's after-commit-stats: the options' tests read it (a quarter of the time). */
+const CHAIN_A_HEAD = join(dir, 'chain-A-head.slog');
+{
+  const lines = readFileSync(CHAIN_A, 'utf8').split(/(?<=\n)/);
+  const end = lines.findIndex((l) => l.includes('"cosmic-swingset-after-commit-stats","blockHeight":30,'));
+  writeFileSync(CHAIN_A_HEAD, lines.slice(0, end + 1).join(''));
+}
+
 type Entry = Record<string, any>;
 
 interface LoopBlock {
@@ -192,40 +200,69 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
   });
 
   it('--busy leaves out the blocks without cranks; --blocks keeps those heights; --sort -n ranks', async () => {
-    const busy = await jsonLines(['blocks', '--json', '--busy', CHAIN_A]);
-    expect(busy.map((b) => b.height)).toEqual(loop.blocks.filter((b) => b.cranks > 0).map((b) => b.height));
-    const some = await jsonLines(['blocks', '--json', '--blocks', '7-8,85,168-', CHAIN_A]);
-    expect(some.map((b) => b.height)).toEqual([7, 8, 85, 85, 168, 169, 170]);
-    const top = await jsonLines(['blocks', '--json', '--sort', 'computrons', '-n', '3', CHAIN_A]);
-    const byComputrons = [...loop.blocks].sort((a, b) => b.computrons - a.computrons).slice(0, 3);
+    const head = plainLoop(CHAIN_A_HEAD);
+    expect(head.blocks.map((b) => b.height)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    const busy = await jsonLines(['blocks', '--json', '--busy', CHAIN_A_HEAD]);
+    expect(busy.map((b) => b.height)).toEqual(head.blocks.filter((b) => b.cranks > 0).map((b) => b.height));
+    expect(busy.length).toBeGreaterThan(5);
+    const some = await jsonLines(['blocks', '--json', '--blocks', '7-8,13,27-', CHAIN_A_HEAD]);
+    expect(some.map((b) => b.height)).toEqual([7, 8, 13, 27, 28, 29, 30]);
+    expect(blocks.filter((b) => b.height === 85).length).toBe(2);
+    const top = await jsonLines(['blocks', '--json', '--sort', 'computrons', '-n', '3', CHAIN_A_HEAD]);
+    const byComputrons = [...head.blocks].sort((a, b) => b.computrons - a.computrons).slice(0, 3);
     expect(top.map((b) => b.height)).toEqual(byComputrons.map((b) => b.height));
-    const slowest = await jsonLines(['blocks', '--json', '--sort', 'time', CHAIN_A]);
+    const slowest = await jsonLines(['blocks', '--json', '--sort', 'time', CHAIN_A_HEAD]);
     expect(slowest.length).toBe(10);
     const seconds = slowest.map((b) => b.seconds as number);
     expect(seconds).toEqual([...seconds].sort((a, b) => b - a));
-    expect(seconds[0]).toBe(Math.max(...blocks.map((b) => (b.seconds as number | null) ?? 0)));
-    const busiestRuns = await jsonLines(['runs', '--json', '--busy', '--sort', 'cranks', '-n', '2', CHAIN_A]);
-    expect(busiestRuns.map((r) => r.cranks)).toEqual([...loop.runs].map((r) => r.cranks).sort((a, b) => b - a).slice(0, 2));
+    expect(seconds[0]).toBe(Math.max(...blocks.filter((b) => (b.height as number) <= 30).map((b) => (b.seconds as number | null) ?? 0)));
+    const busiestRuns = await jsonLines(['runs', '--json', '--busy', '--sort', 'cranks', '-n', '2', CHAIN_A_HEAD]);
+    expect(busiestRuns.map((r) => r.cranks)).toEqual([...head.runs].map((r) => r.cranks).sort((a, b) => b - a).slice(0, 2));
+    const blocks85 = await jsonLines(['runs', '--json', '--blocks', '85', CHAIN_A]);
+    expect(blocks85.map((r) => [r.height, r.run, r.again])).toEqual(runs.filter((r) => r.height === 85).map((r) => [r.height, r.run, r.again]));
   });
 
   it('text: aligned columns, a line per block; markdown and csv: the same cells', async () => {
     const text = (await runMain(['blocks', '--blocks', '7-8,85', CHAIN_A])).stdout.split('\n');
+    // (The only pass of the whole slog in this test: the others read its first 30 blocks.)
     expect(text[0]).toMatch(/^ {2}height {2}time \(UTC\) +since +lag {2}runs +cranks {2}deliveries +computrons +beans {2}end-block {2}commit {2}heap MiB {2}note {2}inbound$/);
     expect(text[1]).toMatch(/^ +7 {2}2024-06-10T09:17:16Z +6\.059 +0\.997 {2}L T I +69 +35 +1549699 +154969900 +0\.756 +0\.001 +63\.4 +mailbox agoric1relayerB \(2 msgs\)$/);
     expect(text[2]).toMatch(/ L T I3 .* bridge bank VBANK_BALANCE_UPDATE, bridge wallet WALLET_SPEND_ACTION ×2$/);
     expect(text[3]).toMatch(/^ +85 .* not committed \(restart\)$/);
     expect(text[4]).toMatch(/^ +85 .* again$/);
     expect(text.slice(1, 5).map((l) => l.indexOf(' L T'))).toEqual([text[1]?.indexOf(' L T'), text[1]?.indexOf(' L T'), text[1]?.indexOf(' L T'), text[1]?.indexOf(' L T')]);
-    const md = (await runMain(['blocks', '--format', 'markdown', '--blocks', '8', CHAIN_A])).stdout.split('\n');
+    const md = (await runMain(['blocks', '--format', 'markdown', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\n');
     expect(md[0]).toMatch(/^\| height \| time \(UTC\) \| since \|/);
     expect(md[1]).toMatch(/^\| ---: \| --- \| ---: \|/);
     expect(md[2]).toMatch(/^\| 8 \| 2024-06-10T09:17:22Z \| 6\.096 \| 0\.568 \| L T I3 \| 90 \| 72 \| 937896 \|/);
-    const csv = (await runMain(['blocks', '--format', 'csv', '--blocks', '8', CHAIN_A])).stdout.split('\r\n');
+    const csv = (await runMain(['blocks', '--format', 'csv', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\r\n');
     expect(csv[0]).toBe('height,time (UTC),since,lag,runs,cranks,deliveries,computrons,beans,end-block,commit,heap MiB,note,inbound');
     expect(csv[1]).toMatch(/^8,2024-06-10T09:17:22Z,6\.096,0\.568,L T I3,90,72,937896,93553200,1\.554,0\.010,73\.1,,"bridge bank VBANK_BALANCE_UPDATE, bridge wallet WALLET_SPEND_ACTION ×2"$/);
-    const runsText = (await runMain(['runs', '--blocks', '8', CHAIN_A])).stdout.split('\n');
+    const runsText = (await runMain(['runs', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\n');
     expect(runsText[0]).toMatch(/^ {2}height {2}run {2}phase +cranks {2}deliveries +computrons +beans {2}seconds {2}note +trigger$/);
     expect(runsText[3]).toMatch(/^ +8 +2 {2}inbound +9 +6 +105384 +10538400 +0\.082 +bridge bank VBANK_BALANCE_UPDATE$/);
+  });
+
+  it('stats: deliveries and computrons by run trigger, as the runs add up', async () => {
+    const stats = JSON.parse((await runMain(['stats', '--json', CHAIN_A])).stdout) as Entry;
+    const byKey = new Map<string, { cranks: number; deliveries: number; computrons: number }>();
+    for (const r of runs) {
+      const t = r.trigger as Entry;
+      const key = t.kind === 'bridge' ? `bridge ${t.source} ${t.messageType}` : t.kind;
+      const acc = byKey.get(key) ?? { cranks: 0, deliveries: 0, computrons: 0 };
+      acc.cranks += r.cranks;
+      acc.deliveries += r.deliveries;
+      acc.computrons += r.computrons;
+      byKey.set(key, acc);
+    }
+    const rows = (stats.deliveriesByTrigger as Entry[]).map((t) => [t.trigger, { cranks: t.cranks, deliveries: t.deliveries, computrons: t.computrons ?? 0 }]);
+    expect(new Map(rows as Array<[string, unknown]>)).toEqual(new Map([...byKey].filter(([, v]) => v.cranks > 0)));
+    expect(rows.map(([k]) => k)).toEqual(expect.arrayContaining(['bootstrap', 'mailbox', 'timer', 'leftover', 'bridge wallet WALLET_SPEND_ACTION']));
+    const text = (await runMain(['stats', CHAIN_A_HEAD])).stdout;
+    expect(text).toMatch(/\nDeliveries by run trigger:\ntrigger +cranks {2}deliveries {2}crank time µs {2}computrons +share\nbootstrap +129 +101 +\d+ +265907694 +\d+\.\d\d%\n/);
+    const benchmark = JSON.parse((await runMain(['stats', '--json', slogPath('a-xs-3')])).stdout) as Entry;
+    expect(benchmark.deliveriesByTrigger).toEqual([]);
+    expect((await runMain(['stats', slogPath('a-xs-3')])).stdout).not.toContain('by run trigger');
   });
 
   it('usage errors: -n without --sort, --sort with --follow, --blocks with --every, a bad --blocks', async () => {
