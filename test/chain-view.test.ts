@@ -265,6 +265,43 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     expect((await runMain(['stats', slogPath('a-xs-3')])).stdout).not.toContain('by run trigger');
   });
 
+  it('compare: computrons and end-block time per busy block, mean and p95, usable in --fail-on', async () => {
+    const entries = readFileSync(CHAIN_A, 'utf8').split('\n').filter((l) => l.includes('"cosmic-swingset-end-block-finish"')).map((l) => JSON.parse(l) as Entry);
+    const figures = (file: string): { busy: number; computrons: number[]; micros: number[] } => {
+      // Busy: a block (not the bootstrap block) whose runs ran cranks; its time is its end-block-finish's seconds.
+      const busy = plainLoop(file).blocks.filter((b) => b.height !== 1 && b.cranks > 0);
+      const seconds = (h: number): number => entries.filter((e) => e.blockHeight === h).at(-1)?.seconds as number;
+      return { busy: busy.length, computrons: busy.map((b) => b.computrons), micros: busy.map((b) => seconds(b.height) * 1e6) };
+    };
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const p95 = (xs: number[]): number => [...xs].map(Math.round).sort((a, b) => a - b)[Math.ceil(0.95 * xs.length) - 1] as number;
+    const base = figures(CHAIN_A);
+    const head = figures(CHAIN_A_HEAD);
+    const r = await runMain(['compare', '--format', 'json', '--fail-on', 'blocks.computrons.mean:+0', '--fail-on', 'blocks.time.p95:+1000%', CHAIN_A, CHAIN_A_HEAD]);
+    const json = JSON.parse(r.stdout) as Entry;
+    const rows = new Map<string, Entry>((json.sections as Entry[]).filter((x) => x.id === 'blocks' || x.id === 'blockTime').flatMap((x) => x.rows as Entry[]).map((x) => [x.key as string, x]));
+    expect([...rows.keys()]).toEqual(['blocks.busy', 'blocks.computrons.mean', 'blocks.computrons.p95', 'blocks.time.mean', 'blocks.time.p95']);
+    expect(rows.get('blocks.busy')).toMatchObject({ base: base.busy, head: head.busy });
+    expect(rows.get('blocks.computrons.mean')?.base).toBeCloseTo(mean(base.computrons), 6);
+    expect(rows.get('blocks.computrons.mean')?.head).toBeCloseTo(mean(head.computrons), 6);
+    expect(rows.get('blocks.computrons.p95')).toMatchObject({ base: p95(base.computrons), head: p95(head.computrons) });
+    expect(rows.get('blocks.time.mean')?.base).toBeCloseTo(mean(base.micros), 3);
+    expect(rows.get('blocks.time.p95')).toMatchObject({ base: p95(base.micros), head: p95(head.micros) });
+    expect((json.sections as Entry[]).map((x) => x.id)).toEqual(['cranks', 'deliveriesByVat', 'deliveriesByVatMethod', 'syscallsByType', 'computronsByVat', 'replays', 'blocks', 'time', 'blockTime']);
+    // The head's busy blocks average more computrons than the whole slog's: the first threshold is exceeded.
+    expect(mean(head.computrons)).toBeGreaterThan(mean(base.computrons));
+    expect(json.thresholds.map((t: Entry) => [t.metric, t.exceeded])).toEqual([
+      ['blocks.computrons.mean', true],
+      ['blocks.time.p95', false],
+    ]);
+    expect(r.status).toBe(1);
+    const none = await runMain(['compare', '--fail-on', 'blocks.busy:+0', slogPath('a-xs-3'), slogPath('a-xs-3')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toBe('slogulate: --fail-on: blocks.busy: neither slog has chain blocks\n');
+    const text = (await runMain(['compare', CHAIN_A_HEAD, CHAIN_A_HEAD])).stdout;
+    expect(text).toMatch(/\nPer busy block \(chain blocks that ran cranks\):\nper busy block +base +head +delta +delta%\nbusy blocks +\d+ +\d+ +0 +0\.00%\n/);
+  });
+
   it('usage errors: -n without --sort, --sort with --follow, --blocks with --every, a bad --blocks', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['blocks', '-n', '3', CHAIN_A], /^slogulate: -n needs --sort/],
