@@ -46,8 +46,10 @@ export class TriggerTally {
 
   /** Counts a selected crank: its deliveries and computrons as the aggregate found them. */
   add(crank: Crank, deliveries: number, computrons: number | undefined): void {
-    const key = crank.run ? keyOf(crank.run.trigger) : { trigger: NO_RUN, kind: 'none' };
-    if (crank.run) this.sawRun = true;
+    // The bootstrap block is one run, the bootstrap's: a slog that lacks its run-start (the contextual form) still says so.
+    const trigger = crank.run?.trigger ?? (crank.block?.bootstrap ? { kind: 'bootstrap' } : undefined);
+    const key = trigger ? keyOf(trigger) : { trigger: NO_RUN, kind: 'none' };
+    if (trigger) this.sawRun = true;
     let row = this.rows.get(key.trigger);
     if (!row) {
       row = { ...key, cranks: 0, deliveries: 0, crankTime: 0 };
