@@ -56,7 +56,7 @@ const bin = mkdtempSync(join(tmpdir(), 'slogulate-docs-bin-'));
 symlinkSync(BIN, join(bin, 'slogulate'));
 afterAll(() => rmSync(bin, { recursive: true, force: true }));
 
-async function run(example: Example): Promise<{ status: number; stdout: string; stderr: string }> {
+async function run(example: Example): Promise<{ status: number | null; stdout: string; stderr: string }> {
   if (example.command.includes('|')) {
     const r = spawnSync('sh', ['-c', example.command], {
       cwd: example.cwd,
