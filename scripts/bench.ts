@@ -9,14 +9,20 @@
  * and prints a markdown table: median wall time, MB/s of uncompressed slog,
  * ratio to the bare loop, the issue's target, and peak RSS.
  *
+ * The chain view (`blocks`, `runs`) is measured on a chain slog made in the
+ * temp folder from chain-A.slog: its kernel start and bootstrap block, then
+ * its blocks up to the restart repeated BENCH_CHAIN_COPIES times (default
+ * 30) with heights, crank numbers and times shifted, against `stats` on it.
+ *
  * Environment: BENCH_RUNS, BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz),
+ * BENCH_CHAIN (default ../shared/slogs/real/chain-A.slog), BENCH_CHAIN_COPIES,
  * BENCH_BIN (default bin/slogulate), BENCH_KEEP=1 keeps the temp folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import { createGunzip } from 'node:zlib';
@@ -26,6 +32,48 @@ const SLOG_GZ = process.env.BENCH_SLOG ?? resolve(ROOT, '..', 'shared', 'slogs',
 const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'slogulate');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const TIME = '/usr/bin/time';
+const CHAIN = process.env.BENCH_CHAIN ?? resolve(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+const CHAIN_COPIES = Math.max(1, Number(process.env.BENCH_CHAIN_COPIES ?? 30));
+
+/**
+ * A long chain slog from a short one: its lines before the first begin-block
+ * (kernel start, bootstrap block) once, then its blocks up to its last
+ * after-commit-stats before a restart, `copies` times, each copy's heights,
+ * crank numbers, block times and entry times shifted past the last copy's.
+ * Returns its size in bytes.
+ */
+function makeChainSlog(from: string, to: string, copies: number): number {
+  type Entry = Record<string, unknown>;
+  const lines = readFileSync(from, 'utf8').split('\n').filter((l) => l.trim());
+  const entries = lines.map((l) => JSON.parse(l) as Entry);
+  const first = entries.findIndex((e) => e.type === 'cosmic-swingset-begin-block');
+  const restart = entries.findIndex((e, i) => i > 0 && e.type === 'kernel-init-start');
+  const end = (restart < 0 ? entries.length : restart) - 1;
+  let last = end;
+  while (last > first && entries[last]?.type !== 'cosmic-swingset-after-commit-stats') last -= 1;
+  if (first < 0 || last <= first) throw new Error(`${from}: no blocks to repeat`);
+  const block = entries.slice(first, last + 1);
+  const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+  const heights = block.map((e) => num(e.blockHeight)).filter((h) => h > 0);
+  const span = { height: Math.max(...heights) - Math.min(...heights) + 1, crank: Math.max(...entries.map((e) => num(e.crankNum))) + 1 };
+  const times = block.map((e) => num(e.time)).filter((t) => t > 0);
+  const seconds = Math.max(...times) - Math.min(...times) + 1;
+  const out: string[] = lines.slice(0, first);
+  for (let k = 0; k < copies; k += 1) {
+    for (const e of block) {
+      const c: Entry = { ...e };
+      if (typeof c.blockHeight === 'number') c.blockHeight += k * span.height;
+      if (typeof c.blockTime === 'number') c.blockTime += k * span.height * 6;
+      if (typeof c.crankNum === 'number') c.crankNum += k * span.crank;
+      if (typeof c.time === 'number') c.time += k * seconds;
+      if (typeof c.monotime === 'number') c.monotime += k * seconds;
+      out.push(JSON.stringify(c));
+    }
+  }
+  const text = `${out.join('\n')}\n`;
+  writeFileSync(to, text);
+  return Buffer.byteLength(text);
+}
 
 /** The bare loop: read, split at '\n', JSON.parse every line. */
 const BARE_LOOP = `
@@ -196,6 +244,22 @@ async function main(): Promise<void> {
     } else notes.push('`slogulate report`: no such command in this build (or no stats row), row skipped');
     const row8: Row = { name: '`slogulate FILE8` (8 copies of FILE end to end)', argv: slogulate(big8), bytes: size * 8, runs: Math.min(RUNS, 2) };
     rows.push(row8);
+    // The chain view, on a chain slog: against stats on the same slog.
+    let chainStatsRow: Row | undefined;
+    const chainRows: Row[] = [];
+    if (existsSync(CHAIN) && has('blocks') && has('stats')) {
+      const chain = join(dir, 'chain.slog');
+      const chainSize = makeChainSlog(CHAIN, chain, CHAIN_COPIES);
+      chainStatsRow = { name: '`slogulate stats CHAIN`', argv: slogulate('stats', chain), bytes: chainSize };
+      chainRows.push(
+        chainStatsRow,
+        { name: '`slogulate blocks CHAIN`', argv: slogulate('blocks', chain), bytes: chainSize, target: '<= 1.0x chain stats' },
+        { name: '`slogulate blocks --json CHAIN`', argv: slogulate('blocks', '--json', chain), bytes: chainSize, target: '<= 1.0x chain stats' },
+        { name: '`slogulate runs CHAIN`', argv: slogulate('runs', chain), bytes: chainSize, target: '<= 1.0x chain stats' },
+      );
+      rows.push(...chainRows);
+      notes.push(`CHAIN: ${basename(CHAIN)}'s blocks up to its restart, ${CHAIN_COPIES} times with shifted heights (${(chainSize / 1e6).toFixed(0)} MB); its ratios are to \`slogulate stats CHAIN\``);
+    } else notes.push(`the chain rows: no ${CHAIN} (or no blocks command in this build), rows skipped`);
     const startup: Row[] = [
       { name: '`node -e ""` (Node.js alone)', argv: [node, '-e', ''], bytes: 0 },
       { name: '`slogulate TINY` (200 lines)', argv: slogulate(tiny), bytes: 0, target: 'well under 150 ms' },
@@ -225,9 +289,10 @@ async function main(): Promise<void> {
     const file = med(renderRow);
     /** `yes`/`no` for a row with a target: `<= R` of the bare loop, `<= Rx FILE`, or `<= Rx stats`. */
     const met = (row: Row, t: number): string => {
-      const m = /^<= ([\d.]+)(x FILE|x stats)?$/.exec(row.target ?? '');
+      const m = /^<= ([\d.]+)(x FILE|x stats|x chain stats)?$/.exec(row.target ?? '');
       if (!m) return '';
-      const base = m[2] === 'x FILE' ? file : m[2] === 'x stats' && statsRow ? med(statsRow) : loop;
+      const base =
+        m[2] === 'x FILE' ? file : m[2] === 'x stats' && statsRow ? med(statsRow) : m[2] === 'x chain stats' && chainStatsRow ? med(chainStatsRow) : loop;
       return t / base <= Number(m[1]) ? 'yes' : 'no';
     };
     const lines: string[] = [];
@@ -247,7 +312,9 @@ async function main(): Promise<void> {
       const rss = peak(row);
       let ratio = (t / loop).toFixed(2);
       if (row.target?.includes('FILE')) ratio += ` (${(t / file).toFixed(2)}x FILE)`;
-      if (row.target?.includes('stats') && statsRow) ratio += ` (${(t / med(statsRow)).toFixed(2)}x stats)`;
+      if (row.target?.endsWith('x stats') && statsRow) ratio += ` (${(t / med(statsRow)).toFixed(2)}x stats)`;
+      // The chain rows read another slog: their ratio is to stats on it.
+      if (chainRows.includes(row) && chainStatsRow) ratio = `${(t / med(chainStatsRow)).toFixed(2)}x chain stats`;
       const cpu = medianCpu(row);
       lines.push(
         `| ${row.name.replaceAll('|', '\\|')} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${met(row, t)} | ${cpu === undefined ? '' : cpu.toFixed(2)} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
