@@ -336,6 +336,16 @@ describe('the chain view on the other chain slogs', () => {
     );
   });
 
+  it('the contextual form of chain-bot.slog gives its rows, though its writer dropped the bootstrap\'s run-start', async () => {
+    expect(readFileSync(join(REAL, 'contextual-bot.jsonl'), 'utf8').split('\n').filter((l) => l.includes('"cosmic-swingset-run-start"')).length).toBe(9);
+    for (const command of ['blocks', 'runs']) {
+      const contextual = await jsonLines([command, '--json', join(REAL, 'contextual-bot.jsonl')]);
+      const plain = await jsonLines([command, '--json', join(REAL, 'chain-bot.slog')]);
+      expect(contextual, command).toEqual(plain);
+      expect(contextual.length).toBeGreaterThan(3);
+    }
+  });
+
   it('chain-shapes: an upgrade opens its block, an install failure is counted, a block cut short is unfinished', async () => {
     const rows = await jsonLines(['blocks', '--json', join(REAL, 'chain-shapes.synthetic.slog')]);
     expect(rows.map((b) => [b.height, b.upgrade, b.committed, b.finished])).toEqual([

@@ -225,6 +225,8 @@ export class BlocksCollector implements ExecutionSink {
   private readonly tracker = new ChainTracker();
   private open: OpenBlock | undefined;
   private run: RunTally | undefined;
+  /** Cranks of the open block while no run is open: a run whose run-start the slog lacks (the contextual form) has them. */
+  private loose: RunTally | undefined;
   /** The slog's nodes write after-commit-stats (until a committed block ends without one). */
   private afterCommitStats = true;
   /** Blocks and runs handed over, and cranks that ran in no block. */
@@ -312,12 +314,23 @@ export class BlocksCollector implements ExecutionSink {
           // A bootstrap block whose height the slog did not say before its first run (model/chain.ts).
           if (Number.isNaN(block.row.height)) block.row.height = this.tracker.block?.height ?? NaN;
         }
+        this.loose = undefined;
         this.run = new RunTally(ref, this.tracker.block, time ?? undefined);
         return;
       }
       case 'cosmic-swingset-run-finish': {
         const used = num(entry.usedBeans);
         if (block && used !== null) block.row.usedBeans = (block.row.usedBeans ?? 0) + used;
+        if (!this.run && block) {
+          // Its run-start is not in the slog (the contextual writer drops the bootstrap's): the run-finish says which run it was.
+          const phase = str(entry.phase) ?? 'unknown';
+          const trigger = block.row.bootstrap ? { kind: 'bootstrap' } : block.row.upgrade && !block.begun ? { kind: 'upgrade' } : { kind: 'unknown' };
+          const ref = { num: num(entry.runNum) ?? NaN, phase, trigger };
+          block.row.runs[phase] = (block.row.runs[phase] ?? 0) + 1;
+          this.run = this.loose ?? new RunTally(ref, this.tracker.block, undefined);
+          this.run.ref = ref;
+        }
+        this.loose = undefined;
         this.endRun(entry);
         return;
       }
@@ -353,7 +366,8 @@ export class BlocksCollector implements ExecutionSink {
       return;
     }
     this.open.add(crank);
-    if (crank.run && this.run) this.run.add(crank);
+    if (this.run) this.run.add(crank);
+    else (this.loose ??= new RunTally({ num: NaN, phase: 'unknown', trigger: { kind: 'unknown' } }, this.tracker.block, undefined)).add(crank);
   }
 
   /** An execution a restart abandoned (a pass that counts each crank once): it ran, in its block. */
@@ -368,6 +382,7 @@ export class BlocksCollector implements ExecutionSink {
   }
 
   private begin(): OpenBlock | undefined {
+    this.loose = undefined;
     const ref = this.tracker.block;
     this.open = ref ? new OpenBlock(ref) : undefined;
     return this.open;
@@ -386,6 +401,7 @@ export class BlocksCollector implements ExecutionSink {
     const block = this.open;
     if (!block) return;
     this.open = undefined;
+    this.loose = undefined;
     const row = block.row;
     if (restart && !row.committed && !row.bootstrap) row.abandoned = true;
     if (row.height !== null && Number.isNaN(row.height)) row.height = null;

@@ -55,7 +55,8 @@ export class RunTally {
   lastCrank: number | null = null;
 
   constructor(
-    readonly ref: RunRef,
+    /** Which run (a run known only from its run-finish gets it then: blocks.ts). */
+    public ref: RunRef,
     readonly block: BlockRef | undefined,
     readonly startTime: number | undefined,
   ) {}
