@@ -59,6 +59,8 @@ export const PHASES: ReadonlyArray<[string, string]> = [
   ['timer', 'T'],
   ['inbound', 'I'],
   ['cleanup', 'C'],
+  // Older nodes' run-starts do not say their phase.
+  ['unknown', '?'],
 ];
 
 export interface BlockRow {

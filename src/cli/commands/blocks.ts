@@ -43,8 +43,8 @@ export function register(program: Command): Command {
   cmd.addHelpText(
     'after',
     `
-Runs by phase: L leftover, F forced, P priority, T timer, I inbound, C cleanup
-(I3: three inbound runs). Times are seconds; heap is the kernel's heapUsed after
+Runs by phase: L leftover, F forced, P priority, T timer, I inbound, C cleanup,
+? not said (older nodes); I3: three inbound runs. Times are seconds; heap is the kernel's heapUsed after
 the commit. A block run again after a restart says "again"; the execution the
 restart abandoned says "not committed (restart)". --json prints JSON lines
 (version 1, docs/chain.md).
