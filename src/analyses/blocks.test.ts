@@ -7,7 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { SlogEntry } from '../scan/entry-types.js';
-import { BlocksCollector, runsText, type BlockRow } from './blocks.js';
+import { runsText } from './block-text.js';
+import { BlocksCollector, type BlockRow } from './blocks.js';
 
 function block(height: number, t: number): SlogEntry[] {
   const b = { blockHeight: height, blockTime: 1700000000 + 6 * height };

@@ -6,7 +6,8 @@
  * The rows and their forms are in analyses/blocks.ts; docs/chain.md.
  */
 import { Option, type Command } from 'commander';
-import { BLOCK_COLUMNS, blockJson, type BlockRow } from '../../analyses/blocks.js';
+import type { BlockRow } from '../../analyses/blocks.js';
+import { BLOCK_COLUMNS, blockJson } from '../../analyses/block-text.js';
 import { GROUP_COLUMNS } from '../../analyses/crank-groups.js';
 import { chainViewOf, crankGroupsOf } from '../../run/chain.js';
 import { CliError, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
