@@ -40,9 +40,11 @@ import { mergeReads, type Reads } from '../scan/reads.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
 import { SelectedCranks, SPAN_READS, type TimeSpan } from './selected-cranks.js';
 import type { SelectionSpec } from './selection.js';
+import { TriggerTally, type TriggerStats } from './triggers.js';
 
 export type { DurationStats } from './histogram.js';
 export type { TimeSpan } from './selected-cranks.js';
+export type { TriggerStats } from './triggers.js';
 
 /** The vat key used for a delivery crank whose vat the slog does not say. */
 export { NO_VAT } from '../model/vats.js';
@@ -119,6 +121,8 @@ export interface SlogAggregate {
   vats: VatCrankStats[];
   /** Sum of every selected delivery's computrons; absent when the slog has none. */
   computrons?: number;
+  /** Cranks, deliveries and computrons by the trigger of the chain run they ran in (empty for a slog without runs). */
+  deliveriesByTrigger: TriggerStats[];
   /** Transcript replays (vats paged in), per vat: not counted above. */
   replays: ReplayStats[];
   /** Crank executions a restart abandoned (run again after it): not counted above. */
@@ -202,6 +206,7 @@ export class SlogAggregator implements CrankSink {
   private readonly byVatMethod = new Map<string, Map<string, DeliveryAcc>>();
   private readonly vatCranks = new Map<string, VatAcc>();
   private readonly replays = new ReplayTally();
+  private readonly triggers = new TriggerTally();
   private readonly abandonedRuns: AbandonedStats = { cranks: 0, deliveries: 0, syscalls: 0, crankTime: 0 };
 
   constructor(config: SlogAggregatorConfig = {}) {
@@ -243,6 +248,7 @@ export class SlogAggregator implements CrankSink {
     if (!delivery) {
       this.counts.routing += 1;
       if (crank.finish) this.routingCrankTimes.addSeconds(crank.timing.total);
+      this.triggers.add(crank, 0, undefined);
       return;
     }
     this.counts.delivery += 1;
@@ -257,6 +263,8 @@ export class SlogAggregator implements CrankSink {
     if (crank.finish && Number.isFinite(crank.timing.total)) vat.crankTime += crank.timing.total * 1_000_000;
 
     let pending: DeliverEntry | undefined;
+    let deliveries = 0;
+    let computrons: number | undefined;
     for (const item of crank.items) {
       if (item.kind === 'entry') this.replays.entry(item.entry);
       // A vat paged in: its replayed transcript is not this crank's work.
@@ -282,11 +290,15 @@ export class SlogAggregator implements CrankSink {
         pending = entry as DeliverEntry;
       } else if (entry.type === 'deliver-result') {
         const result = entry as DeliverResultEntry;
-        if (pending) this.addDelivery(vat, vatID, pending, result);
-        else this.addLoneResult(vat, vatID, result);
+        if (pending) {
+          this.addDelivery(vat, vatID, pending, result);
+          deliveries += 1;
+        } else this.addLoneResult(vat, vatID, result);
+        if (result.computrons !== undefined) computrons = (computrons ?? 0) + result.computrons;
         pending = undefined;
       }
     }
+    this.triggers.add(crank, deliveries, computrons);
   }
 
   /** A deliver-result whose deliver the slog lacks (it starts in the middle): not a delivery, but its computrons count. */
@@ -394,6 +406,7 @@ export class SlogAggregator implements CrankSink {
       deliveriesByVat,
       deliveriesByVatMethod,
       vats: vatRows,
+      deliveriesByTrigger: this.triggers.result(),
       replays: this.replays.rows((vatID) => vats.lookup(vatID), compareVatIDs),
       abandoned: { ...this.abandonedRuns },
     };

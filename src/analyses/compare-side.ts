@@ -18,11 +18,12 @@ import type { Crank } from '../model/crank.js';
 import { isReplay, syscallName } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
+import { BusyBlocks, type BlockFigures } from './block-figures.js';
 import { deliveryMethod } from './delivery-method.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
 import { RoundFilter, type Round, type Rounds } from './rounds.js';
 import { SelectedCranks } from './selected-cranks.js';
-import type { SelectionSpec } from './selection.js';
+import { CrankSelection, type SelectionSpec } from './selection.js';
 
 /** The method key of syscalls made before any delivery of their crank. */
 export const NO_METHOD = '<none>';
@@ -49,6 +50,8 @@ export interface SideData {
   syscalls: Map<string, Map<string, Map<string, number>>>;
   /** method -> delivery times (µs) across every vat. */
   methodTimes: Map<string, DurationStats>;
+  /** Per busy chain block (block-figures.ts); absent for a slog without chain blocks. */
+  blocks?: BlockFigures;
 }
 
 /** Counts syscalls by vat+method+type and times deliveries by method, for selected cranks. */
@@ -117,6 +120,7 @@ export class CompareSide {
   readonly sink: ExecutionSink;
   private readonly aggregator: SlogAggregator;
   private readonly scoped = new ScopedCounts();
+  private readonly blocks: BusyBlocks;
   private cranksSeen = 0;
 
   constructor(private readonly config: SideConfig) {
@@ -126,7 +130,10 @@ export class CompareSide {
       vatNames: config.vatNames,
       onCrank: (crank) => this.scoped.add(crank),
     });
-    const both = new Tee([this.aggregator, scopedFront]);
+    // After the aggregator in the tee: its vat names are learned before a block's crank is matched.
+    const selection = new CrankSelection(config.selection ?? {}, this.aggregator.vats);
+    this.blocks = new BusyBlocks((crank) => selection.matches(crank));
+    const both = new Tee([this.aggregator, scopedFront, this.blocks]);
     const front = config.rounds ? new RoundFilter(config.rounds, both, config.slog, config.marksInSlog ?? true) : both;
     this.sink = {
       entry: (entry, line) => front.entry(entry, line),
@@ -134,8 +141,11 @@ export class CompareSide {
         this.cranksSeen += 1;
         front.crank(crank);
       },
-      // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds).
-      abandoned: (crank) => this.aggregator.abandoned(crank),
+      // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds); they ran in their block.
+      abandoned: (crank) => {
+        this.aggregator.abandoned(crank);
+        this.blocks.abandoned(crank);
+      },
     };
   }
 
@@ -150,6 +160,8 @@ export class CompareSide {
       methodTimes,
     };
     if (this.config.rounds) data.rounds = this.config.rounds.all;
+    const blocks = this.blocks.result();
+    if (blocks) data.blocks = blocks;
     return data;
   }
 }

@@ -37,7 +37,8 @@ function packageVersion(): string {
 
 /** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
 function usageError(message: string, write: (s: string) => void): void {
-  const text = message.trim().replace(/^error: /, '');
+  // One line, commander's suggestion (`(Did you mean --blocks?)`) included.
+  const text = message.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   write(`slogulate: ${text} (see slogulate --help)\n`);
 }
 

@@ -31,6 +31,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
   force?: boolean;
   strict?: boolean;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
 }
 

@@ -27,6 +27,7 @@ interface CompareCliOptions {
   format: CompareFormat;
   failOn?: string[];
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;

@@ -16,6 +16,7 @@ import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface FlowOptions {
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;

@@ -60,6 +60,18 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./trace.js'),
   },
   {
+    name: 'blocks',
+    usage: '[options] [files...]',
+    summary: 'one line per chain block: height, time, runs, cranks, computrons, beans, end-block and commit time (--follow: live)',
+    load: () => import('./blocks.js'),
+  },
+  {
+    name: 'runs',
+    usage: '[options] [files...]',
+    summary: 'one line per chain run: block, phase, trigger (bridge message, mailbox, timer), cranks, computrons, beans, seconds',
+    load: () => import('./runs.js'),
+  },
+  {
     name: 'report',
     usage: '[options] <files...>',
     summary: 'write one self-contained HTML report: charts over the run, top cranks with their text, stats tables (--compare: two runs)',

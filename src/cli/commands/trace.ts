@@ -23,6 +23,7 @@ interface TraceCliOptions {
   annotations?: string;
   annot?: string;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   strict?: boolean;
 }
