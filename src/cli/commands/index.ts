@@ -80,7 +80,7 @@ export const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'export',
     usage: '[options] [files...]',
-    summary: 'write the slogs\' tables (deliveries, syscalls, cranks, vats) as Parquet, CSV or one SQLite file',
+    summary: 'write the slogs\' tables (deliveries, syscalls, cranks, blocks, runs, vats) as Parquet, CSV or one SQLite file',
     load: () => import('./export.js'),
   },
   {
