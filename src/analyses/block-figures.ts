@@ -47,6 +47,9 @@ export class BusyBlocks implements ExecutionSink {
     this.collector.abandoned(crank);
   }
 
+  /** The open crank spills its syscalls: the blocks count only deliveries and computrons, which stay. */
+  spill(): void {}
+
   /** The figures, once the slog was read; undefined for a slog without chain blocks. */
   result(): BlockFigures | undefined {
     this.collector.end();

@@ -15,7 +15,7 @@
 import type { CrankSink } from '../model/assembler.js';
 import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
-import { isReplay, syscallName } from '../model/crank.js';
+import { isReplay, syscallName, type CrankItem } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
 import { BusyBlocks, type BlockFigures } from './block-figures.js';
@@ -54,10 +54,44 @@ export interface SideData {
   blocks?: BlockFigures;
 }
 
+/** A crank's syscalls folded at its spills: method -> syscall type -> count, and the method its last spill ended in. */
+interface SpilledCounts {
+  methods: Map<string, Map<string, number>>;
+  method: string;
+}
+
+/** Adds one to `type` under `method`. */
+function countSyscall(methods: Map<string, Map<string, number>>, method: string, type: string): void {
+  let types = methods.get(method);
+  if (!types) {
+    types = new Map();
+    methods.set(method, types);
+  }
+  types.set(type, (types.get(type) ?? 0) + 1);
+}
+
 /** Counts syscalls by vat+method+type and times deliveries by method, for selected cranks. */
 class ScopedCounts {
   readonly syscalls = new Map<string, Map<string, Map<string, number>>>();
   readonly methodTimes = new Map<string, MicrosHistogram>();
+  private readonly spilled = new WeakMap<Crank, SpilledCounts>();
+
+  /** The open crank spills (model/assembler.ts): its held syscalls are counted apart, by the method they ran under. */
+  fold(crank: Crank): void {
+    let folded = this.spilled.get(crank);
+    if (!folded) {
+      folded = { methods: new Map(), method: NO_METHOD };
+      this.spilled.set(crank, folded);
+    }
+    const items = crank.items;
+    // The items a spill saw before are the crank's other entries: the method goes on from where that spill left it.
+    for (let i = crank.spilled ?? 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      if (isReplay(item)) continue;
+      if (item.kind === 'syscall') countSyscall(folded.methods, folded.method, syscallName(item));
+      else if (item.entry.type === 'deliver') folded.method = deliveryMethod(item.entry as DeliverEntry);
+    }
+  }
 
   add(crank: Crank): void {
     if (crank.crankType === 'routing') return;
@@ -66,6 +100,17 @@ class ScopedCounts {
     if (!methods) {
       methods = new Map();
       this.syscalls.set(vatID, methods);
+    }
+    const folded = crank.spilled === undefined ? undefined : this.spilled.get(crank);
+    if (folded) {
+      for (const [method, types] of folded.methods) for (const [type, n] of types) {
+        let mine = methods.get(method);
+        if (!mine) {
+          mine = new Map();
+          methods.set(method, mine);
+        }
+        mine.set(type, (mine.get(type) ?? 0) + n);
+      }
     }
     let method = NO_METHOD;
     let pending: DeliverEntry | undefined;
@@ -101,7 +146,7 @@ class ScopedCounts {
   }
 }
 
-/** Hands every entry and crank to each of several sinks. */
+/** Hands every entry and crank to each of several sinks (each of them spills: the aggregator, the scoped counts' front, the blocks). */
 class Tee implements CrankSink {
   constructor(private readonly sinks: CrankSink[]) {}
   entry(entry: SlogEntry, line: number): void {
@@ -109,6 +154,9 @@ class Tee implements CrankSink {
   }
   crank(crank: Crank): void {
     for (const s of this.sinks) s.crank(crank);
+  }
+  spill(crank: Crank): void {
+    for (const s of this.sinks) s.spill?.(crank);
   }
 }
 
@@ -129,6 +177,7 @@ export class CompareSide {
       selection: config.selection,
       vatNames: config.vatNames,
       onCrank: (crank) => this.scoped.add(crank),
+      onSpill: (crank) => this.scoped.fold(crank),
     });
     // After the aggregator in the tee: its vat names are learned before a block's crank is matched.
     const selection = new CrankSelection(config.selection ?? {}, this.aggregator.vats);
@@ -141,6 +190,7 @@ export class CompareSide {
         this.cranksSeen += 1;
         front.crank(crank);
       },
+      spill: (crank) => front.spill?.(crank),
       // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds); they ran in their block.
       abandoned: (crank) => {
         this.aggregator.abandoned(crank);

@@ -1,5 +1,5 @@
 /**
- * The command line: `slogulate [options] [file]` renders; subcommands analyse.
+ * The command line: `slogulate [options] [files...]` renders; subcommands analyse.
  * Each subcommand lives in its own file under src/cli/commands and is
  * registered here.
  */

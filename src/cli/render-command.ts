@@ -1,5 +1,5 @@
 /**
- * `slogulate [options] [file]`: the text render.
+ * `slogulate [options] [files...]`: the text render.
  */
 import { Option, type Command } from 'commander';
 import { DEFAULT_BIG_WIDTH, type RenderOptions } from '../render/options.js';

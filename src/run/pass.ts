@@ -95,7 +95,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   const s = switches();
   const path: ReadPath = config.path ?? (s.fast ? 'fast' : 'plain');
   const reader = lineReader(mergeReads(MODEL_READS, config.reads), { fast: path === 'fast', checkReads: s.checkReads });
-  const assembler = new CrankAssembler(config.sink);
+  const assembler = new CrankAssembler(config.sink, s.spill === undefined ? {} : { spillAt: s.spill });
   const governor = config.governHeap && s.heap ? processGovernor(s) : undefined;
   const observe = config.observe;
   const result: PassResult = { name: inputsName(inputs), sources: [], path, lines: 0, entries: 0, badLines: 0 };

@@ -19,13 +19,13 @@ export interface Subcommand {
 export const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'top',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons',
     load: () => import('./top.js'),
   },
   {
     name: 'stats',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'tables: syscalls by type, deliveries by vat and vat+method, cranks and computrons by vat, totals',
     load: () => import('./stats.js'),
   },
@@ -37,25 +37,25 @@ export const SUBCOMMANDS: Subcommand[] = [
   },
   {
     name: 'annotate',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'write an annotation file that names every kref by how it was made (send-3/rp, vat.root, ...)',
     load: () => import('./annotate.js'),
   },
   {
     name: 'flow',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'the message flow per vat: each delivery and notification, who sent and resolved it, what it did',
     load: () => import('./flow.js'),
   },
   {
     name: 'kref',
-    usage: '[options] <kref> [file]',
+    usage: '[options] <kref> [files...]',
     summary: 'the life of one kref: how it was made, who resolved, exported, dropped it, every line naming it',
     load: () => import('./kref.js'),
   },
   {
     name: 'trace',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'write a Chrome Trace Event file (Perfetto): a track per vat, a slice per crank, nested syscalls',
     load: () => import('./trace.js'),
   },
