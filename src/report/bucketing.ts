@@ -11,7 +11,6 @@
  * below the last bucket's. An entry outside cranks may open a bucket of its
  * own (a block in which no crank ran still makes a point).
  */
-import type { BlockRef } from '../model/chain.js';
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { consoleText, type Round, type Rounds } from '../analyses/rounds.js';
@@ -119,6 +118,8 @@ export class PerRound implements Bucketing {
  * block (a slog that starts inside a block, as a flight recorder's does) are
  * left out; so is a block whose height is below one already seen.
  */
+const AGAIN = ' (run again after a restart)';
+
 export class PerBlock implements Bucketing {
   readonly axis = 'block';
   private current: BucketKey | undefined;
@@ -127,12 +128,15 @@ export class PerBlock implements Bucketing {
   entry(entry: SlogEntry): BucketKey | undefined {
     if (entry.type !== 'cosmic-swingset-begin-block') return undefined;
     const height = entry.blockHeight;
-    return typeof height === 'number' && Number.isFinite(height) ? this.keyOf(height) : undefined;
+    if (typeof height !== 'number' || !Number.isFinite(height)) return undefined;
+    // The same height begun again: the node restarted inside it (a block with no cranks says so too).
+    return this.keyOf(height, this.current?.x === height ? AGAIN : '');
   }
 
   bucketOf(crank: Crank): BucketKey | undefined {
     const block = crank.block;
-    return block && Number.isFinite(block.height) ? this.keyOf(block.height, block) : undefined;
+    if (!block || !Number.isFinite(block.height)) return undefined;
+    return this.keyOf(block.height, block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? AGAIN : '');
   }
 
   /** Did any block go by? */
@@ -140,11 +144,10 @@ export class PerBlock implements Bucketing {
     return this.seen;
   }
 
-  private keyOf(height: number, block?: BlockRef): BucketKey {
+  private keyOf(height: number, tag: string): BucketKey {
     this.seen = true;
     let key = this.current;
-    const tag = block === undefined ? '' : block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? ' (run again after a restart)' : '';
-    // A block's first crank names it: the bucket may have been opened by its begin-block, before the crank model said more.
+    // A block's first crank or its second begin-block names it: the bucket may have been opened by its begin-block, before more was known.
     if (!key || key.x !== height || (tag && key.name === `block ${height}`)) {
       key = { x: height, name: `block ${height}${tag}` };
       this.current = key;

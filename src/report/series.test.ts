@@ -288,6 +288,8 @@ describe('per chain block', () => {
     const [data, rows] = await Promise.all([chainPerBlock(), chainBlocks(CHAIN_A)]);
     // Block 85 ran twice: the restart abandoned the first execution; one point.
     expect(rows.filter((r) => r.height === 85).length).toBe(1);
+    // No crank ran in it: its second begin-block says it ran again.
+    expect(data.points.filter((p) => p.from.includes('run again')).map((p) => p.from)).toEqual(['block 85 (run again after a restart): no cranks']);
     expect(data.points.map((p) => p.x)).toEqual(rows.map((r) => r.height));
     expect(column(data, 'cranks')).toEqual(rows.map((r) => r.cranks));
     expect(column(data, 'deliveries')).toEqual(rows.map((r) => r.deliveries));
