@@ -431,5 +431,8 @@ describe('the report of a chain slog, in a browser: a point per block', () => {
     expect(outcome.data.charts[0]?.labels).toContain(label);
     expect(outcome.data.charts[0]?.labels[0]).toBe(`block ${heights[0]} (bootstrap): cranks 0-128`);
     await page.screenshot({ path: join(OUT, 'report-chain.png'), fullPage: true });
+    // The charts alone: docs/report.md's picture (docs/img/report-chain.png) is this file.
+    await page.mouse.move(0, 0);
+    await page.locator('#charts').screenshot({ path: join(OUT, 'report-chain-charts.png') });
   });
 });
