@@ -177,6 +177,8 @@ async function main(): Promise<void> {
         { table: CH, name: '`slogulate blocks --json CHAIN`', argv: slogulate('blocks', '--json', chain), base: chainStats, maxRatio: 1 },
         { table: CH, name: '`slogulate runs CHAIN`', argv: slogulate('runs', chain), base: chainStats, maxRatio: 1 },
       );
+      // The report's charts per block (issue 16), as `report FILE` against `stats FILE` on the big slog.
+      if (has('report')) rows.push({ table: CH, name: '`slogulate report CHAIN -o R.html` (a point per block)', argv: slogulate('report', chain, '-o', join(dir, 'chain-report.html')), base: chainStats, maxRatio: 1.5 });
     } else notes.push(`the chain view: not run (no ${CHAIN}, or no blocks command in this build)`);
 
     const START = 'start-up: a 10-line slog, ratio to Node.js alone';
