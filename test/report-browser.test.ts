@@ -4,8 +4,8 @@
  * every request but the report's own file blocked: no console errors, every
  * chart drawn with the points the slog makes, the top-cranks tables equal
  * what `top` computes, a click shows a crank's text as the text render
- * prints it, tables sort, zoom follows across charts; and the same for a
- * comparison of two runs. Screenshots go to test-output/ (git-ignored) for
+ * prints it, tables sort, zoom follows across charts; the same for a
+ * comparison of two runs; and a chain slog's report, a point per block. Screenshots go to test-output/ (git-ignored) for
  * a person to look at.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +18,7 @@ import { TOP_READS, TopCollector, type TopResult } from '../src/analyses/top.js'
 import { analysisPass } from '../src/run/analyses.js';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import { reportHtml } from '../src/report/html.js';
+import { chainViewOf } from '../src/run/chain.js';
 import { collectReport } from '../src/run/report.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, runCli, slogPath } from './helpers.js';
@@ -384,5 +385,54 @@ describe('a long run, downsampled, in a browser', () => {
     const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
     await page.mouse.move(box.x + 2, box.y + box.height / 2);
     expect(await page.locator('#chart-syscalls .u-legend .u-series').first().locator('.u-value').textContent()).toBe(`cranks 0-${stride * every - 1}`);
+  });
+});
+
+describe('the report of a chain slog, in a browser: a point per block', () => {
+  it('draws every chart, the kernel heap after commit too, with one point per block of the chain view', async () => {
+    const slog = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+    // The blocks as `blocks --json` gives them (each execution), read apart from the report.
+    const heights: number[] = [];
+    let abandoned = 0;
+    await chainViewOf({
+      inputs: [slog],
+      onBlock: (row) => {
+        if (row.abandoned) abandoned += 1;
+        else if (row.height !== null) heights.push(row.height);
+      },
+    });
+    expect(abandoned).toBe(1);
+    const outcome = await collectReport({ runs: [[slog]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] });
+    // The x axis's title (drawn on the canvas).
+    expect(outcome.data.axis).toBe('block');
+    const file = join(OUT, 'report-chain.html');
+    writeFileSync(file, reportHtml(outcome.data));
+    const { page, problems, blocked } = await openReport(file);
+    expect(problems).toEqual([]);
+    expect(blocked).toEqual([]);
+    const charts = (await reportState(page)).charts;
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot', 'kernelHeap']);
+    expect(heights.length).toBe(new Set(heights).size);
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(heights.length);
+      expect(c.draws, c.id).toBeGreaterThan(0);
+    }
+    expect(charts.find((c) => c.id === 'kernelHeap')?.lines).toBe(1);
+    const pixels = await coloredPixels(page);
+    for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+    expect(await page.locator('#charts-note').textContent()).toMatch(/^Each point is a block\. /);
+    // Hover: the block under the cursor and its cranks.
+    const over = page.locator('#chart-crankTime .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const label = await page.locator('#chart-crankTime .u-legend .u-series').first().locator('.u-value').textContent();
+    expect(label).toMatch(/^block \d+(?: \([a-z ]+\))?: (?:no cranks|cranks? \d+(?:-\d+)?)$/);
+    expect(outcome.data.charts[0]?.labels).toContain(label);
+    expect(outcome.data.charts[0]?.labels[0]).toBe(`block ${heights[0]} (bootstrap): cranks 0-128`);
+    await page.screenshot({ path: join(OUT, 'report-chain.png'), fullPage: true });
+    // The charts alone: docs/report.md's picture (docs/img/report-chain.png) is this file.
+    await page.mouse.move(0, 0);
+    await page.locator('#charts').screenshot({ path: join(OUT, 'report-chain-charts.png') });
   });
 });

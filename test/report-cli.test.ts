@@ -2,8 +2,8 @@
  * `slogulate report` as a process: usage errors (exit 2) and their one-line
  * messages, an output that is an input refused, a failed run leaving an
  * existing report as it was, a slog in several files read as one, round
- * marks, real chain slogs, the big slog's report size, and the examples of
- * docs/report.md run as written. The page itself is checked in a browser
+ * marks, real chain slogs (per block, or every N cranks when asked), the
+ * big slog's report size, and the examples of docs/report.md run as written. The page itself is checked in a browser
  * (report-browser.test.ts).
  */
 import { createHash } from 'node:crypto';
@@ -11,7 +11,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { emptyAnnotations } from '../src/model/annotations.js';
 import type { ReportData } from '../src/report/report-data.js';
+import { collectReport } from '../src/run/report.js';
 import { ROOT, runCli, slogPath } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-report-'));
@@ -41,6 +43,7 @@ describe('slogulate report: usage', () => {
       [['report', 'nope.slog', '-o', out], /^slogulate: nope\.slog: no such file/],
       [['report', '--round-marks', 'a-local-3.slog', '-o', out], /^slogulate: a-local-3\.slog \(console entries\): no benchmark round marks .*drop --round-marks\n$/],
       [['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '--fail-on', 'bogus', '-o', out], /^slogulate: --fail-on 'bogus': /],
+      [['report', '--round-marks', '--every', '5', 'a-local-3.slog', '-o', out], /^slogulate: option '--every <n>' cannot be used with option '--round-marks'/],
     ];
     for (const [args, message] of cases) {
       const r = await runCli(args);
@@ -126,8 +129,40 @@ describe('slogulate report: what it reads', () => {
       for (const ranking of data.sides[0]?.top.rankings ?? []) {
         for (const crank of ranking.cranks) expect(texts[crank.textId as string]?.split('\n')[0], `${name} crank ${crank.crankNum}`).toBe(crank.header);
       }
-      if (name === 'chain-A.slog') expect(data.charts.map((c) => c.id)).toContain('kernelHeap');
+      // Per block where the slog has blocks (chain-A: heights 1 to 170, a restart at 85), else per 250 cranks.
+      const x = data.charts[0]?.x ?? [];
+      if (name === 'chain-A.slog') {
+        expect(data.axis).toBe('block');
+        expect(x).toEqual(Array.from({ length: 170 }, (_, i) => i + 1));
+        expect(data.sides[0]?.summary).toContainEqual(['blocks', '170 (heights 1-170)']);
+        const heap = data.charts.find((c) => c.id === 'kernelHeap');
+        expect(heap?.x).toEqual(x);
+        // The bootstrap block does not commit: every other block has the kernel's heap after its commit.
+        expect(heap?.series[0]?.mean.map((v) => v === null)).toEqual(x.map((h) => h === 1));
+      } else {
+        expect(data.axis, name).toMatch(/^crank number/);
+        expect(data.charts.map((c) => c.id)).not.toContain('kernelHeap');
+      }
     }
+  });
+
+  it('on a chain slog, --every N still means every N cranks; two runs are per block only when both have blocks', async () => {
+    const chain = join(SHARED, 'real', 'chain-bot.slog');
+    const every = join(dir, 'every.html');
+    expect((await runCli(['report', chain, '--every', '10', '-o', every])).status).toBe(0);
+    const cranks = readFileSync(chain, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"crank-start"')).length;
+    expect(dataOf(every).axis).toBe('crank number (first crank of each bucket of 10 cranks)');
+    expect(dataOf(every).charts[0]?.x.length).toBe(Math.ceil(cranks / 10));
+    // Two runs, in-process.
+    const compare = async (base: string, head: string): Promise<ReportData> =>
+      (await collectReport({ runs: [[base], [head]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] })).data;
+    const both = await compare(chain, join(SHARED, 'real', 'block-files-bot'));
+    expect(both.axis).toBe('block');
+    expect(both.charts[0]?.x).toEqual([1, 2, 3, 4]);
+    expect(both.charts[0]?.series.length).toBe(2);
+    const mixed = await compare(chain, slogPath('a-local-3'));
+    expect(mixed.axis).toBe('crank number (first crank of each bucket of 250 cranks)');
+    expect(mixed.charts[0]?.x).toEqual([0, 250]);
   });
 
   it('keeps the big slog\'s report to a few hundred KB', async () => {

@@ -1,14 +1,15 @@
 /**
  * How the report's time series cut a run into buckets: a strategy object the
  * series collector (series.ts) asks, crank by crank, which bucket a crank
- * belongs to. Two are here: every N cranks (`--every N`), and per benchmark
- * round (`--round-marks`). A per-chain-block strategy plugs in the same way:
- * it watches the `cosmic-swingset-begin-block` entries in `entry` and gives
- * each crank its block's key.
+ * belongs to. Three are here: every N cranks (`--every N`), per benchmark
+ * round (`--round-marks`), and per chain block (the default on a slog with
+ * blocks: the crank model stamps each crank with its block, model/chain.ts).
  *
- * Contract: a bucket is the run of consecutive cranks given the same key
- * object; keys' `x` grow from bucket to bucket; a crank given no key is left
- * out of the series (and ends the bucket before it).
+ * Contract: a bucket is the run of consecutive cranks given keys of the same
+ * `x`; `x` grows from bucket to bucket; a crank given no key is left out of
+ * the series (and ends the bucket before it), and so is a crank whose `x` is
+ * below the last bucket's. An entry outside cranks may open a bucket of its
+ * own (a block in which no crank ran still makes a point).
  */
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
@@ -26,10 +27,16 @@ export interface Bucketing {
   readonly axis: string;
   /** Called before each file of the slog is read (for messages that name the file). */
   beginFile?(name: string): void;
-  /** Each entry outside cranks, in slog order (round marks, block starts). */
-  entry(entry: SlogEntry, line: number): void;
+  /** Each entry outside cranks, in slog order (round marks, block starts); a key returned opens that bucket now, before any of its cranks. */
+  entry(entry: SlogEntry, line: number): BucketKey | undefined | void;
   /** The bucket of `crank`, or undefined to leave it out of the series. */
   bucketOf(crank: Crank): BucketKey | undefined;
+  /**
+   * Does the slog have what this strategy cuts by (blocks)? Asked once the
+   * whole slog was read, when the collector was given several strategies to
+   * choose from (series.ts); absent: always.
+   */
+  applies?(): boolean;
 }
 
 /** Every `n` cranks (all kinds, in slog order) make a bucket; x is the first crank's number. */
@@ -93,6 +100,57 @@ export class PerRound implements Bucketing {
     if (!key) {
       key = { x: this.keys.size + 1, name: `"${round.benchmark}" round ${round.round}` };
       this.keys.set(round, key);
+    }
+    return key;
+  }
+}
+
+/**
+ * One bucket per chain block; x is the block's height. A crank goes to the
+ * block the crank model stamped it with (`crank.block`, model/chain.ts);
+ * a `cosmic-swingset-begin-block` opens its block's bucket before any crank,
+ * so that a block in which no crank ran is a point of its own (no cranks,
+ * and the kernel's heap after its commit).
+ *
+ * A block run again after a restart keeps its height, so its bucket goes on
+ * (the execution the restart abandoned is not in the series: the pass hands
+ * the series each crank once, model/executions.ts). Cranks outside every
+ * block (a slog that starts inside a block, as a flight recorder's does) are
+ * left out; so is a block whose height is below one already seen.
+ */
+const AGAIN = ' (run again after a restart)';
+
+export class PerBlock implements Bucketing {
+  readonly axis = 'block';
+  private current: BucketKey | undefined;
+  private seen = false;
+
+  entry(entry: SlogEntry): BucketKey | undefined {
+    if (entry.type !== 'cosmic-swingset-begin-block') return undefined;
+    const height = entry.blockHeight;
+    if (typeof height !== 'number' || !Number.isFinite(height)) return undefined;
+    // The same height begun again: the node restarted inside it (a block with no cranks says so too).
+    return this.keyOf(height, this.current?.x === height ? AGAIN : '');
+  }
+
+  bucketOf(crank: Crank): BucketKey | undefined {
+    const block = crank.block;
+    if (!block || !Number.isFinite(block.height)) return undefined;
+    return this.keyOf(block.height, block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? AGAIN : '');
+  }
+
+  /** Did any block go by? */
+  applies(): boolean {
+    return this.seen;
+  }
+
+  private keyOf(height: number, tag: string): BucketKey {
+    this.seen = true;
+    let key = this.current;
+    // A block's first crank or its second begin-block names it: the bucket may have been opened by its begin-block, before more was known.
+    if (!key || key.x !== height || (tag && key.name === `block ${height}`)) {
+      key = { x: height, name: `block ${height}${tag}` };
+      this.current = key;
     }
     return key;
   }

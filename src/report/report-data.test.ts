@@ -8,6 +8,8 @@ describe('report data helpers', () => {
     expect(pointLabel(p('cranks 0-249', 'cranks 750-999'))).toBe('cranks 0-999');
     expect(pointLabel(p('crank 5', 'cranks 6-9'))).toBe('cranks 5-9');
     expect(pointLabel(p('"demo" round 1: cranks 10-20', '"demo" round 4: cranks 70-90'))).toBe('"demo" round 1: cranks 10-20 ... "demo" round 4: cranks 70-90');
+    expect(pointLabel(p('block 1 (bootstrap): cranks 0-128', 'block 2: no cranks'))).toBe('blocks 1-2');
+    expect(pointLabel(p('block 84: no cranks', 'block 91 (run again after a restart): cranks 300-340'))).toBe('blocks 84-91');
   });
 
   it('keeps at most MAX_TEXT_LINES lines of a crank, saying how many more there are', () => {

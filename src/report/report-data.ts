@@ -156,6 +156,13 @@ function sideView(side: SideInput): SideView {
     if (row[0] === 'slog' || row[0] === 'selection') continue;
     summary.push([row[0] ?? '', row[1] ?? '']);
   }
+  // Chain blocks, as the charts have them (each block once, however many times it ran).
+  const points = side.series.points;
+  if (side.series.axis === 'block' && points.length) {
+    const first = points[0] as Point;
+    const last = points[points.length - 1] as Point;
+    summary.push(['blocks', `${side.series.buckets} (heights ${first.x}-${/^block (\d+)/.exec(last.to)?.[1] ?? last.x})`]);
+  }
   const vats = side.aggregate.vats.filter((v) => v.vatID !== NO_VAT);
   const vatList = vats.slice(0, 40).map((v) => `${v.vatID} ${side.vats.label(v.vatID)}`);
   summary.push(['vats with deliveries', `${vats.length}${vatList.length ? `: ${vatList.join(', ')}${vats.length > vatList.length ? ', ...' : ''}` : ''}`]);
@@ -210,12 +217,15 @@ const CHARTS: ChartDef[] = [
   { id: 'kernelHeap', title: 'Kernel heap used after commit (bytes)', unit: 'bytes', digits: 0, column: 'kernelHeap' },
 ];
 
-/** `cranks 0-249` + `cranks 750-999` make `cranks 0-999`; anything else `from ... to`. */
+/** `cranks 0-249` + `cranks 750-999` make `cranks 0-999`; `block 12: ...` + `block 15: ...` make `blocks 12-15`; anything else `from ... to`. */
 export function pointLabel(p: Point): string {
   if (p.from === p.to) return p.from;
   const a = /^cranks? (\d+)(?:-\d+)?$/.exec(p.from);
   const b = /^cranks? (?:\d+-)?(\d+)$/.exec(p.to);
   if (a && b) return `cranks ${a[1]}-${b[1]}`;
+  const first = /^block (\d+)\b/.exec(p.from);
+  const last = /^block (\d+)\b/.exec(p.to);
+  if (first && last) return `blocks ${first[1]}-${last[1]}`;
   return `${p.from} ... ${p.to}`;
 }
 
@@ -299,8 +309,14 @@ export function reportData(input: ReportInput): ReportData {
   const axis = axisName === 'crank' ? `crank number (first crank of each bucket of ${cranks(every)})` : axisName === 'round' ? 'benchmark round' : axisName;
   const one = axisName === 'crank' ? `a bucket of ${cranks(every)}` : `a ${axis}`;
   const many = axisName === 'crank' ? `${perPoint} buckets of ${cranks(every)} (${cranks(perPoint * every)})` : `${perPoint} ${axis}s`;
-  const pointNote =
+  let pointNote =
     perPoint > 1 ? `Each point covers ${many}: the line is their mean, the band their minimum to maximum.` : `Each point is ${one}.`;
+  // Cranks in no bucket: outside every block (a slog that starts inside one) or round.
+  const outside = axisName === 'block' ? 'every block' : axisName === 'round' ? 'every round' : 'every bucket';
+  for (const side of sides) {
+    const n = side.series.leftOut;
+    if (n > 0) pointNote += ` ${sides.length > 1 ? `${side.role}: ` : ''}${cranks(n)} outside ${outside} ${n === 1 ? 'is' : 'are'} not in the charts.`;
+  }
   const title = sides.length > 1 ? `slogulate report: ${sides.map((s) => s.files.join(' ')).join(' vs ')}` : `slogulate report: ${first.files.join(' ')}`;
   const data: ReportData = {
     format: REPORT_FORMAT,

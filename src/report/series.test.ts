@@ -3,8 +3,12 @@
  * slog's JSON lines (written apart from the crank model): per bucket of N
  * cranks, crank time, computrons, deliveries and syscalls (replays left
  * out), and the gauges (XS heap, snapshot sizes, kernel heap) as they stand
- * at each bucket's end; the same through the fast line reader and the plain
- * path; downsampling; rounds and a per-block strategy plugged in.
+ * at each bucket's end (the kernel's heap: its value within the bucket);
+ * the same through the fast line reader and the plain path; downsampling;
+ * rounds; per chain block (against the same loop cutting by begin-block
+ * entries, and against the chain view's blocks), with a restart inside a
+ * busy block and a slog that starts inside a block; the choice between
+ * per block and every N cranks.
  */
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,15 +16,16 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analysisPass } from '../run/analyses.js';
-import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
+import { chainViewOf } from '../run/chain.js';
+import type { BlockRow } from '../analyses/blocks.js';
 import { Rounds } from '../analyses/rounds.js';
-import { EveryNCranks, PerRound, type BucketKey, type Bucketing } from './bucketing.js';
-import { SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
+import { EveryNCranks, PerBlock, PerRound, type Bucketing } from './bucketing.js';
+import { chooseSeries, SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const FIXTURE = (name: string): string => join(ROOT, 'fixtures', 'slogs', `${name}.slog`);
-const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
+const CHAIN_A = join(REAL, 'chain-A.slog');
 
 type Entry = Record<string, any>;
 
@@ -53,6 +58,7 @@ function plainRead(file: string): Array<{ crank: PlainCrank } | { outside: Entry
 }
 
 interface PlainBucket {
+  x: number;
   cranks: number;
   crankTime: number;
   computrons?: number;
@@ -61,54 +67,94 @@ interface PlainBucket {
   gauges: Map<string, number>;
 }
 
-/** Per `n` cranks, as the report should count them. */
-function plainBuckets(file: string, n: number): PlainBucket[] {
+/**
+ * Buckets as the report should count them: per `n` cranks, or (`n` absent)
+ * per chain block: a crank is in the block whose begin-block (or bootstrap
+ * block start, its height the init's) came last before it; a block with no
+ * crank is a bucket too; cranks before the first block are in none.
+ */
+function plainBuckets(file: string, n?: number): PlainBucket[] {
   const buckets: PlainBucket[] = [];
   const gauges = new Map<string, number>();
+  let kernelHeap: number | undefined;
   const gauge = (e: Entry): void => {
     if (e.type === 'heap-snapshot-save' && typeof e.uncompressedSize === 'number') gauges.set(`snapshot:${e.vatID}`, e.uncompressedSize);
-    if (e.type === 'cosmic-swingset-after-commit-stats' && typeof e.memoryUsage?.heapUsed === 'number') gauges.set('kernelHeap', e.memoryUsage.heapUsed);
+    if (e.type === 'cosmic-swingset-after-commit-stats' && typeof e.memoryUsage?.heapUsed === 'number') kernelHeap = e.memoryUsage.heapUsed;
   };
   let current: PlainBucket | undefined;
   let count = 0;
+  let initHeight: number | undefined;
   const close = (): void => {
-    if (current) current.gauges = new Map(gauges);
+    if (!current) return;
+    current.gauges = new Map(gauges);
+    if (kernelHeap !== undefined) current.gauges.set('kernelHeap', kernelHeap);
+    kernelHeap = undefined;
+  };
+  const open = (x: number): void => {
+    if (current?.x === x) return;
+    if (current) close();
+    else kernelHeap = undefined;
+    current = { x, cranks: 0, crankTime: 0, deliveries: 0, syscalls: 0, gauges: new Map() };
+    buckets.push(current);
   };
   for (const item of plainRead(file)) {
     if ('outside' in item) {
-      gauge(item.outside);
+      const e = item.outside;
+      if (n === undefined) {
+        if (e.type === 'cosmic-swingset-init') initHeight = e.blockHeight;
+        if (e.type === 'cosmic-swingset-bootstrap-block-start') open(initHeight as number);
+        if (e.type === 'cosmic-swingset-begin-block') open(e.blockHeight);
+      }
+      gauge(e);
       continue;
     }
     const { start, items, finish } = item.crank;
-    if (count % n === 0) {
-      close();
-      current = { cranks: 0, crankTime: 0, deliveries: 0, syscalls: 0, gauges: new Map() };
-      buckets.push(current);
-    }
+    if (n !== undefined && count % n === 0) open(count);
     count += 1;
-    const b = current as PlainBucket;
+    const b = current;
+    for (const e of items) {
+      if (e.type === 'deliver-result' && e.replay !== true) {
+        const usage = e.dr?.[2];
+        const vat = e.vatID ?? start.vatID ?? start.message?.vatID;
+        if (typeof usage?.allocate === 'number') gauges.set(`heap:${vat}`, usage.allocate);
+        if (typeof usage?.currentHeapCount === 'number') gauges.set(`heapCount:${vat}`, usage.currentHeapCount);
+      } else if (e.type !== 'deliver' && e.type !== 'syscall') gauge(e);
+    }
+    if (!b) continue;
     b.cranks += 1;
     if (finish) b.crankTime += (finish.time - start.time) * 1000;
     for (const e of items) {
       if (e.type === 'deliver' && e.replay !== true) b.deliveries += 1;
       else if (e.type === 'syscall' && e.replay !== true) b.syscalls += 1;
-      else if (e.type === 'deliver-result' && e.replay !== true) {
-        const usage = e.dr?.[2];
-        if (typeof usage?.compute === 'number') b.computrons = (b.computrons ?? 0) + usage.compute;
-        const vat = e.vatID ?? start.vatID ?? start.message?.vatID;
-        if (typeof usage?.allocate === 'number') gauges.set(`heap:${vat}`, usage.allocate);
-        if (typeof usage?.currentHeapCount === 'number') gauges.set(`heapCount:${vat}`, usage.currentHeapCount);
-      } else gauge(e);
+      else if (e.type === 'deliver-result' && e.replay !== true && typeof e.dr?.[2]?.compute === 'number') b.computrons = (b.computrons ?? 0) + e.dr[2].compute;
     }
   }
   close();
   return buckets;
 }
 
-async function series(file: string, bucketing: Bucketing, maxPoints?: number): Promise<SeriesData> {
+async function series(file: string, bucketing: Bucketing | Bucketing[], maxPoints?: number): Promise<SeriesData> {
   const collector = new SeriesCollector(bucketing, maxPoints);
   await analysisPass({ inputs: [file], onOpen: (source) => collector.beginFile(source.name) }, SERIES_READS, collector);
   return collector.finish();
+}
+
+/** The series' points compared with the plain loop's buckets, column by column. */
+function expectBuckets(data: SeriesData, expected: PlainBucket[]): void {
+  expect(data.buckets).toBe(expected.length);
+  expect(data.bucketsPerPoint).toBe(1);
+  expect(data.points.length).toBe(expected.length);
+  expect(data.points.map((p) => p.x)).toEqual(expected.map((b) => b.x));
+  expect(column(data, 'cranks')).toEqual(expected.map((b) => b.cranks));
+  expect(column(data, 'deliveries')).toEqual(expected.map((b) => b.deliveries));
+  expect(column(data, 'syscalls')).toEqual(expected.map((b) => b.syscalls));
+  // A bucket without cranks has 0 computrons, when the slog has any.
+  const hasComputrons = expected.some((b) => b.computrons !== undefined);
+  expect(column(data, 'computrons')).toEqual(expected.map((b) => b.computrons ?? (hasComputrons && b.cranks === 0 ? 0 : null)));
+  column(data, 'crankTime').forEach((v, i) => expect(v).toBeCloseTo(expected[i]?.crankTime as number, 6));
+  const gaugeIDs = new Set(expected.flatMap((b) => [...b.gauges.keys()]));
+  expect(new Set(data.columns.filter((c) => c.kind !== 'sum').map((c) => c.id))).toEqual(gaugeIDs);
+  for (const id of gaugeIDs) expect(column(data, id), id).toEqual(expected.map((b) => b.gauges.get(id) ?? null));
 }
 
 /** Column `id`'s mean at each point (null: none). */
@@ -126,22 +172,12 @@ describe('SeriesCollector, every N cranks', () => {
     it(`counts per bucket what a plain loop over the lines counts: ${name}`, async () => {
       const expected = plainBuckets(file, n);
       const data = await series(file, new EveryNCranks(n));
-      expect(data.buckets).toBe(expected.length);
-      expect(data.bucketsPerPoint).toBe(1);
-      expect(data.points.length).toBe(expected.length);
-      expect(column(data, 'cranks')).toEqual(expected.map((b) => b.cranks));
-      expect(column(data, 'deliveries')).toEqual(expected.map((b) => b.deliveries));
-      expect(column(data, 'syscalls')).toEqual(expected.map((b) => b.syscalls));
-      expect(column(data, 'computrons')).toEqual(expected.map((b) => b.computrons ?? null));
-      column(data, 'crankTime').forEach((v, i) => expect(v).toBeCloseTo(expected[i]?.crankTime as number, 6));
-      const gaugeIDs = new Set(expected.flatMap((b) => [...b.gauges.keys()]));
-      expect(new Set(data.columns.filter((c) => c.kind === 'gauge').map((c) => c.id))).toEqual(gaugeIDs);
-      for (const id of gaugeIDs) expect(column(data, id)).toEqual(expected.map((b) => b.gauges.get(id) ?? null));
+      expectBuckets(data, expected);
       // x: the first crank's number, counted on.
-      const first = data.points[0];
-      expect(first?.x).toBe(0);
       expect(data.points.map((p) => p.x)).toEqual(expected.map((_, i) => i * n));
-      expect(first?.from).toBe(`cranks 0-${n - 1}`);
+      expect(data.points[0]?.from).toBe(`cranks 0-${n - 1}`);
+      expect(data.axis).toBe('crank');
+      expect(data.leftOut).toBe(0);
     });
   }
 
@@ -150,7 +186,7 @@ describe('SeriesCollector, every N cranks', () => {
     const ids = xs.columns.map((c) => c.id);
     expect(ids).toEqual(expect.arrayContaining(['heap:v1', 'heapCount:v1', 'snapshot:v1']));
     const chain = await series(CHAIN_A, new EveryNCranks(250));
-    expect(chain.columns.map((c) => c.id)).toContain('kernelHeap');
+    expect(chain.columns.find((c) => c.id === 'kernelHeap')?.kind).toBe('sample');
   });
 
   it('reads the same through the fast line reader as through the plain path', async () => {
@@ -220,32 +256,109 @@ describe('other bucketings', () => {
     expect(data.leftOut).toBe(seen - 120);
   });
 
-  it('takes a strategy of its own: per chain block (cosmic-swingset-begin-block)', async () => {
-    /** A per-block strategy as the block model will plug one in. */
-    class PerBlock implements Bucketing {
-      readonly axis = 'block';
-      private current: BucketKey | undefined;
-      private last = -Infinity;
-      entry(entry: SlogEntry): void {
-        if (entry.type !== 'cosmic-swingset-begin-block') return;
-        const height = Number(entry.blockHeight);
-        // A block run again after a restart keeps its first bucket.
-        this.current = height > this.last ? { x: height, name: `block ${height}` } : undefined;
-        if (height > this.last) this.last = height;
-      }
-      bucketOf(crank: Crank): BucketKey | undefined {
-        void crank;
-        return this.current;
-      }
-    }
-    const data = await series(CHAIN_A, new PerBlock());
+});
+
+/** The slog's blocks as the chain view gives them (`blocks --json`), abandoned executions left out. */
+async function chainBlocks(file: string): Promise<BlockRow[]> {
+  const rows: BlockRow[] = [];
+  await chainViewOf({ inputs: [file], onBlock: (row) => rows.push(row) });
+  return rows.filter((r) => !r.abandoned);
+}
+
+describe('per chain block', () => {
+  // chain-A per block, read once for the tests below.
+  let chainA: Promise<SeriesData> | undefined;
+  const chainPerBlock = (): Promise<SeriesData> => (chainA ??= series(CHAIN_A, new PerBlock()));
+  const dir = mkdtempSync(join(tmpdir(), 'slogulate-blocks-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const chainLines = readFileSync(CHAIN_A, 'utf8').split('\n').filter((l) => l.trim());
+  const lineOf = (type: string, height: number, from = 0): number =>
+    chainLines.findIndex((l, i) => i >= from && l.startsWith(`{"type":"${type}","blockHeight":${height},`));
+
+  it('counts per block what a plain loop cutting at begin-block counts: chain-A, blocks without cranks too', async () => {
+    const data = await chainPerBlock();
     expect(data.axis).toBe('block');
-    const xs = data.points.map((p) => p.x);
-    expect(xs.length).toBeGreaterThan(50);
-    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
-    expect(data.points[0]?.from).toMatch(/^block \d+: cranks? \d+/);
-    // Every crank is in a block bucket or left out (the re-run blocks, bootstrap).
-    const cranks = plainRead(CHAIN_A).filter((x) => 'crank' in x).length;
-    expect(column(data, 'cranks').reduce((s: number, v) => s + (v ?? 0), 0) + data.leftOut).toBe(cranks);
+    expect(data.applies).toBe(true);
+    expectBuckets(data, plainBuckets(CHAIN_A));
+    expect(data.leftOut).toBe(0);
+    expect(data.points.slice(0, 3).map((p) => p.from)).toEqual(['block 1 (bootstrap): cranks 0-128', 'block 2: no cranks', 'block 3: no cranks']);
+  });
+
+  it('has a point per block of the chain view, with its cranks, deliveries, computrons and kernel heap (chain-A: a restart at block 85)', async () => {
+    const [data, rows] = await Promise.all([chainPerBlock(), chainBlocks(CHAIN_A)]);
+    // Block 85 ran twice: the restart abandoned the first execution; one point.
+    expect(rows.filter((r) => r.height === 85).length).toBe(1);
+    // No crank ran in it: its second begin-block says it ran again.
+    expect(data.points.filter((p) => p.from.includes('run again')).map((p) => p.from)).toEqual(['block 85 (run again after a restart): no cranks']);
+    expect(data.points.map((p) => p.x)).toEqual(rows.map((r) => r.height));
+    expect(column(data, 'cranks')).toEqual(rows.map((r) => r.cranks));
+    expect(column(data, 'deliveries')).toEqual(rows.map((r) => r.deliveries));
+    expect(column(data, 'computrons')).toEqual(rows.map((r) => r.computrons));
+    expect(column(data, 'kernelHeap')).toEqual(rows.map((r) => r.heapUsed));
+    expect(rows.filter((r) => r.cranks > 0).length).toBeGreaterThan(50);
+  });
+
+  it('counts a block run again after a restart once: its abandoned cranks are not in the series', async () => {
+    // chain-A with a crash inside busy block 91, after its runs and before its commit: the node starts again and runs block 91 again.
+    const begin = lineOf('cosmic-swingset-begin-block', 91);
+    const endFinish = lineOf('cosmic-swingset-end-block-finish', 91);
+    expect(endFinish - begin).toBeGreaterThan(500);
+    const t = (JSON.parse(chainLines[endFinish] as string) as Entry).time as number;
+    const restart = [
+      JSON.stringify({ type: 'kernel-init-start', time: t + 1, monotime: 1 }),
+      JSON.stringify({ type: 'kernel-init-finish', time: t + 2, monotime: 2 }),
+      JSON.stringify({ type: 'cosmic-swingset-init', blockHeight: 90, time: t + 3, monotime: 3 }),
+    ];
+    const file = join(dir, 'restart-in-91.slog');
+    writeFileSync(file, `${[...chainLines.slice(0, endFinish + 1), ...restart, ...chainLines.slice(begin)].join('\n')}\n`);
+    const [plain, spliced] = await Promise.all([chainPerBlock(), series(file, new PerBlock())]);
+    const at = plain.points.findIndex((p) => p.x === 91);
+    expect(column(plain, 'cranks')[at]).toBeGreaterThan(20);
+    expect(spliced.points[at]?.from).toBe(plain.points[at]?.from.replace('block 91', 'block 91 (run again after a restart)'));
+    expect({ ...spliced, points: spliced.points.map((p) => ({ ...p, from: '', to: '' })) }).toEqual({ ...plain, points: plain.points.map((p) => ({ ...p, from: '', to: '' })) });
+    // The chain view sees both executions; the series, the one committed.
+    expect((await chainBlocks(file)).filter((r) => r.height === 91).map((r) => r.again)).toEqual([true]);
+  });
+
+  it('leaves out the cranks of a slog that starts inside a block (a flight recorder\'s tail), and says how many', async () => {
+    const begin = lineOf('cosmic-swingset-begin-block', 91);
+    const cut = chainLines.findIndex((l, i) => i > begin + 300 && l.startsWith('{"type":"crank-start"'));
+    const file = join(dir, 'tail.slog');
+    writeFileSync(file, `${chainLines.slice(cut).join('\n')}\n`);
+    const data = await series(file, new PerBlock());
+    const expected = plainBuckets(file);
+    expectBuckets(data, expected);
+    expect(data.points[0]?.x).toBe(92);
+    const cranks = plainRead(file).filter((x) => 'crank' in x).length;
+    expect(data.leftOut).toBe(cranks - expected.reduce((s, b) => s + b.cranks, 0));
+    expect(data.leftOut).toBeGreaterThan(10);
+    expect((await chainBlocks(file)).map((r) => r.height)).toEqual(data.points.map((p) => p.x));
+  });
+
+  it('reads per-block files as the slog they were cut from', async () => {
+    const whole = await series(join(REAL, 'chain-bot.slog'), new PerBlock());
+    const files = await series(join(REAL, 'block-files-bot'), new PerBlock());
+    expect(files).toEqual(whole);
+    expect(whole.points.map((p) => p.x)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('per block when the slog has blocks, else every N cranks', async () => {
+    const both = (): Bucketing[] => [new PerBlock(), new EveryNCranks(250)];
+    const chain = await series(CHAIN_A, both());
+    expect(chain).toEqual(await chainPerBlock());
+    const local = await series(FIXTURE('a-local-3'), both());
+    expect(local).toEqual(await series(FIXTURE('a-local-3'), new EveryNCranks(250)));
+    expect(local.axis).toBe('crank');
+    // Two runs share the first that applies to both.
+    const collector = new SeriesCollector(both());
+    await analysisPass({ inputs: [FIXTURE('a-local-3')] }, SERIES_READS, collector);
+    const all = collector.finishAll();
+    expect(all.map((d) => [d.axis, d.applies])).toEqual([
+      ['block', false],
+      ['crank', true],
+    ]);
+    expect(chooseSeries([all, all])).toBe(1);
+    expect(chooseSeries([[{ ...chain }, all[1] as SeriesData], all])).toBe(1);
+    expect(chooseSeries([[{ ...chain }, all[1] as SeriesData], [{ ...chain }, all[1] as SeriesData]])).toBe(0);
   });
 });

@@ -1,19 +1,28 @@
 /**
  * The report's time series of one run, in one streaming pass: per bucket
- * (a Bucketing strategy: every N cranks, per round, later per block), the
+ * (a Bucketing strategy: every N cranks, per round, per chain block), the
  * crank time, computrons, deliveries and syscalls of its cranks, and the
  * last value by the bucket's end of each gauge: every vat's XS heap
  * (`allocate`, the bytes the heap holds, and `currentHeapCount`, its slots
- * in use, from a deliver-result's usage report, dr[2]), its heap snapshot
- * size (`heap-snapshot-save.uncompressedSize`), and the kernel's heap after
- * a block's commit (`cosmic-swingset-after-commit-stats.memoryUsage.heapUsed`).
+ * in use, from a deliver-result's usage report, dr[2]) and its heap snapshot
+ * size (`heap-snapshot-save.uncompressedSize`); and the kernel's heap after
+ * the last commit within the bucket
+ * (`cosmic-swingset-after-commit-stats.memoryUsage.heapUsed`).
+ *
+ * Several strategies may be given at once (per block, else every N cranks):
+ * whether a slog has blocks is known only once it was read, so each makes
+ * its own series (a track) from the same cranks, and the first that applies
+ * to the slog is the one shown (`finish`; `finishAll` gives them all, for
+ * two runs that must share one).
  *
  * Memory: the buckets go through a Downsampler (a bounded number of points,
  * each with min, max and mean), so it is bounded by the point count times
- * the column count (gauges: one column per vat), never by the slog's size.
+ * the column count (gauges: one column per vat) times the tracks, never by
+ * the slog's size.
  *
  * Counts leave replayed entries out (SLOG-FORMAT.md, Replays); crank time is
  * crank-finish minus crank-start of finished cranks (both kinds), in ms.
+ * A bucket without cranks (a block in which none ran) counts 0 of each.
  */
 import type { CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
@@ -25,8 +34,13 @@ import { Downsampler, type Point } from './downsampler.js';
 /** Points per series at most: enough for a chart as wide as a screen. */
 export const MAX_POINTS = 1000;
 
-/** `sum`: added up over a bucket's cranks; `gauge`: the last value seen by the bucket's end (carried over). */
-export type ColumnKind = 'sum' | 'gauge';
+/**
+ * `sum`: added up over a bucket's cranks; `gauge`: the last value seen by the
+ * bucket's end (carried over: a vat's heap is what it was at its last
+ * delivery); `sample`: the last value seen within the bucket (none: no value,
+ * as the kernel's heap of a block that did not commit).
+ */
+export type ColumnKind = 'sum' | 'gauge' | 'sample';
 
 export interface SeriesColumn {
   /** `crankTime`, `heap:v9`, ... */
@@ -53,20 +67,23 @@ const SYSCALLS = 4;
 export interface SeriesData {
   /** What x counts: `crank`, `round`, `block`. */
   axis: string;
+  /** Does the slog have what the strategy cuts by (false: a per-block series of a slog without blocks)? */
+  applies: boolean;
   columns: SeriesColumn[];
   /** At most maxPoints; each column's figures in `columns` order. */
   points: Point[];
   /** Buckets made, and how many each point covers (a power of two; the last point may cover fewer). */
   buckets: number;
   bucketsPerPoint: number;
-  /** Cranks in no bucket (outside every round), or whose bucket came back after another one. */
+  /** Cranks in no bucket (outside every round or block), or whose bucket came back after another one. */
   leftOut: number;
 }
 
 interface OpenBucket {
   key: BucketKey;
-  firstCrank: number;
-  lastCrank: number;
+  /** Undefined until a crank is in it (a bucket an entry opened). */
+  firstCrank: number | undefined;
+  lastCrank: number | undefined;
   /** Sums by column index (undefined: nothing added, e.g. no computrons). */
   sums: Array<number | undefined>;
 }
@@ -85,35 +102,68 @@ export const SERIES_READS: Reads = {
   'deliver-result': ['vatID', 'replay', 'dr'],
 };
 
+/** One strategy's series. */
+class Track {
+  readonly sampler: Downsampler;
+  open: OpenBucket | undefined;
+  lastX = -Infinity;
+  leftOut = 0;
+  /** Sample columns' last value since this track's last bucket closed. */
+  readonly samples = new Map<number, number>();
+  constructor(
+    readonly bucketing: Bucketing,
+    maxPoints: number,
+  ) {
+    this.sampler = new Downsampler(maxPoints);
+  }
+}
+
+/** The first series that applies (to every run, when given several runs' series), else the last: an index into each run's list. */
+export function chooseSeries(runs: ReadonlyArray<readonly SeriesData[]>): number {
+  const count = Math.min(...runs.map((r) => r.length));
+  for (let i = 0; i < count; i += 1) if (runs.every((r) => r[i]?.applies)) return i;
+  return count - 1;
+}
+
 export class SeriesCollector implements CrankSink {
   private readonly columns: SeriesColumn[] = FIXED_COLUMNS.map((c) => ({ ...c }));
   private readonly index = new Map<string, number>(FIXED_COLUMNS.map((c, i) => [c.id, i]));
   /** Last value of each gauge column, by column index. */
   private readonly gauges = new Map<number, number>();
-  private readonly sampler: Downsampler;
-  private open: OpenBucket | undefined;
-  private lastX = -Infinity;
-  private leftOut = 0;
+  private readonly tracks: Track[];
+  /** Each track's bucket of the crank being counted (reused). */
+  private readonly buckets: Array<OpenBucket | undefined> = [];
+  /** Did any crank report computrons (else buckets without cranks leave the column empty too)? */
+  private sawComputrons = false;
 
-  constructor(
-    private readonly bucketing: Bucketing,
-    maxPoints = MAX_POINTS,
-  ) {
-    this.sampler = new Downsampler(maxPoints);
+  /** One strategy, or several to choose from once the slog was read (the first that applies). */
+  constructor(bucketing: Bucketing | readonly Bucketing[], maxPoints = MAX_POINTS) {
+    const list = Array.isArray(bucketing) ? (bucketing as readonly Bucketing[]) : [bucketing as Bucketing];
+    if (!list.length) throw new RangeError('a series needs a bucketing');
+    this.tracks = list.map((b) => new Track(b, maxPoints));
   }
 
   beginFile(name: string): void {
-    this.bucketing.beginFile?.(name);
+    for (const track of this.tracks) track.bucketing.beginFile?.(name);
   }
 
   entry(entry: SlogEntry, line: number): void {
-    this.bucketing.entry(entry, line);
+    for (const track of this.tracks) {
+      const key = track.bucketing.entry(entry, line);
+      if (key) this.place(track, key);
+    }
     this.gaugeSample(entry);
   }
 
   crank(crank: Crank): void {
-    const key = this.bucketing.bucketOf(crank);
-    if (this.open && this.open.key !== key) this.close();
+    const tracks = this.tracks;
+    // Each track's bucket first: a new one closes the one before, with the gauges as they were before this crank.
+    const buckets = this.buckets;
+    for (let t = 0; t < tracks.length; t += 1) {
+      const track = tracks[t] as Track;
+      const key = track.bucketing.bucketOf(crank);
+      buckets[t] = key ? this.place(track, key) : this.leave(track);
+    }
     // Gauges count wherever the crank lies: a vat's heap is what it is.
     let deliveries = 0;
     // Live syscalls: the crank model counts them (a crank that spilled no longer holds them all).
@@ -141,38 +191,69 @@ export class SeriesCollector implements CrankSink {
         this.gaugeSample(entry);
       }
     }
-    if (!key) {
-      this.leftOut += 1;
-      return;
-    }
-    if (!this.open) {
-      if (!(key.x > this.lastX)) {
-        this.leftOut += 1;
-        return;
+    if (computrons !== undefined) this.sawComputrons = true;
+    const crankTime = crank.finish && Number.isFinite(crank.timing.total) ? crank.timing.total * 1000 : undefined;
+    for (let t = 0; t < tracks.length; t += 1) {
+      const open = buckets[t];
+      if (!open) {
+        (tracks[t] as Track).leftOut += 1;
+        continue;
       }
-      this.open = { key, firstCrank: crank.crankNum, lastCrank: crank.crankNum, sums: [] };
+      open.lastCrank = crank.crankNum;
+      open.firstCrank ??= crank.crankNum;
+      const sums = open.sums;
+      sums[CRANKS] = (sums[CRANKS] ?? 0) + 1;
+      if (crankTime !== undefined) sums[CRANK_TIME] = (sums[CRANK_TIME] ?? 0) + crankTime;
+      if (computrons !== undefined) sums[COMPUTRONS] = (sums[COMPUTRONS] ?? 0) + computrons;
+      sums[DELIVERIES] = (sums[DELIVERIES] ?? 0) + deliveries;
+      sums[SYSCALLS] = (sums[SYSCALLS] ?? 0) + syscalls;
     }
-    const open = this.open;
-    open.lastCrank = crank.crankNum;
-    const sums = open.sums;
-    sums[CRANKS] = (sums[CRANKS] ?? 0) + 1;
-    if (crank.finish && Number.isFinite(crank.timing.total)) sums[CRANK_TIME] = (sums[CRANK_TIME] ?? 0) + crank.timing.total * 1000;
-    if (computrons !== undefined) sums[COMPUTRONS] = (sums[COMPUTRONS] ?? 0) + computrons;
-    sums[DELIVERIES] = (sums[DELIVERIES] ?? 0) + deliveries;
-    sums[SYSCALLS] = (sums[SYSCALLS] ?? 0) + syscalls;
   }
 
-  /** Closes the last bucket: call once the whole slog was read. */
+  /** Closes the last buckets and gives the series of the first strategy that applies (else the last): call once the whole slog was read. */
   finish(): SeriesData {
-    this.close();
-    return {
-      axis: this.bucketing.axis,
-      columns: this.columns.map((c) => ({ ...c })),
-      points: this.sampler.points(),
-      buckets: this.sampler.buckets,
-      bucketsPerPoint: this.sampler.bucketsPerPoint,
-      leftOut: this.leftOut,
-    };
+    const all = this.finishAll();
+    return all[chooseSeries([all])] as SeriesData;
+  }
+
+  /** Closes the last buckets and gives every strategy's series, in the order given: call once (or `finish`). */
+  finishAll(): SeriesData[] {
+    return this.tracks.map((track) => {
+      this.close(track);
+      const points = track.sampler.points();
+      if (!this.sawComputrons) for (const p of points) if (p.columns[COMPUTRONS]) p.columns[COMPUTRONS] = { min: null, max: null, mean: null };
+      return {
+        axis: track.bucketing.axis,
+        applies: track.bucketing.applies?.() ?? true,
+        columns: this.columns.map((c) => ({ ...c })),
+        points,
+        buckets: track.sampler.buckets,
+        bucketsPerPoint: track.sampler.bucketsPerPoint,
+        leftOut: track.leftOut,
+      };
+    });
+  }
+
+  /** The bucket of `key` in `track`, opened if new (the one before closed); undefined when its x is behind (left out). */
+  private place(track: Track, key: BucketKey): OpenBucket | undefined {
+    const open = track.open;
+    if (open && open.key.x === key.x) {
+      open.key = key;
+      return open;
+    }
+    if (!(key.x > (open ? open.key.x : track.lastX))) return undefined;
+    if (open) this.close(track);
+    // What was sampled outside every bucket (before the first) is no bucket's.
+    else track.samples.clear();
+    const opened: OpenBucket = { key, firstCrank: undefined, lastCrank: undefined, sums: [] };
+    track.open = opened;
+    return opened;
+  }
+
+  /** A crank outside every bucket: it ends the open one. */
+  private leave(track: Track): undefined {
+    if (track.open) this.close(track);
+    return undefined;
   }
 
   private gaugeSample(entry: SlogEntry): void {
@@ -182,30 +263,45 @@ export class SeriesCollector implements CrankSink {
     } else if (entry.type === 'cosmic-swingset-after-commit-stats') {
       const memory = entry.memoryUsage;
       const used = memory !== null && typeof memory === 'object' ? finiteNumber((memory as Record<string, unknown>).heapUsed) : undefined;
-      if (used !== undefined) this.gauges.set(this.gaugeColumn('kernelHeap'), used);
+      if (used !== undefined) {
+        const i = this.gaugeColumn('kernelHeap', undefined, 'sample');
+        for (const track of this.tracks) track.samples.set(i, used);
+      }
     }
   }
 
-  private gaugeColumn(kind: string, vatID?: string): number {
+  private gaugeColumn(kind: string, vatID?: string, columnKind: ColumnKind = 'gauge'): number {
     const id = vatID === undefined ? kind : `${kind}:${vatID}`;
     let i = this.index.get(id);
     if (i === undefined) {
       i = this.columns.length;
-      this.columns.push(vatID === undefined ? { id, kind: 'gauge' } : { id, kind: 'gauge', vatID });
+      this.columns.push(vatID === undefined ? { id, kind: columnKind } : { id, kind: columnKind, vatID });
       this.index.set(id, i);
     }
     return i;
   }
 
-  private close(): void {
-    const open = this.open;
+  private close(track: Track): void {
+    const open = track.open;
     if (!open) return;
-    this.open = undefined;
+    track.open = undefined;
     const values = open.sums;
+    if (values[CRANKS] === undefined) {
+      // No crank ran in it (a quiet block): nothing of each.
+      values[CRANKS] = 0;
+      values[CRANK_TIME] = 0;
+      values[COMPUTRONS] = 0;
+      values[DELIVERIES] = 0;
+      values[SYSCALLS] = 0;
+    }
     for (const [i, v] of this.gauges) values[i] = v;
-    const range = open.firstCrank === open.lastCrank ? `crank ${open.firstCrank}` : `cranks ${open.firstCrank}-${open.lastCrank}`;
+    for (const [i, v] of track.samples) values[i] = v;
+    track.samples.clear();
+    const first = open.firstCrank;
+    const last = open.lastCrank;
+    const range = first === undefined ? 'no cranks' : first === last ? `crank ${first}` : `cranks ${first}-${last}`;
     const label = open.key.name === undefined ? range : `${open.key.name}: ${range}`;
-    this.sampler.add({ x: open.key.x, label, values });
-    this.lastX = open.key.x;
+    track.sampler.add({ x: open.key.x, label, values });
+    track.lastX = open.key.x;
   }
 }

@@ -21,7 +21,7 @@ import type { Rounds } from '../analyses/rounds.js';
 import { TOP_READS, TopCollector, type RankedCrank, type TopResult } from '../analyses/top.js';
 import type { Bucketing } from './bucketing.js';
 import type { CrankPlace } from './crank-texts.js';
-import { SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
+import { chooseSeries, SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
 
 /** What one run of the report reads: the aggregate's (compare's too), top's and the series' fields. */
 export const REPORT_READS: Reads = mergeReads(mergeReads(AGGREGATE_READS, TOP_READS), SERIES_READS);
@@ -30,7 +30,8 @@ export interface ReportSideConfig {
   /** The slog's files, read in this order as one slog. */
   files: string[];
   annotations: Annotations;
-  bucketing: Bucketing;
+  /** How the series cut the run; several: the first that applies to the slog (per block, else every N cranks). */
+  bucketing: Bucketing | readonly Bucketing[];
   /** Cranks per top ranking. */
   topN: number;
   maxPoints?: number;
@@ -42,7 +43,10 @@ export interface SideCollected {
   files: string[];
   aggregate: SlogAggregate;
   top: TopResult;
+  /** The series shown: the first of `seriesAll` that applies. */
   series: SeriesData;
+  /** Every bucketing's series, in the order given (two runs choose one they share: chooseSeries). */
+  seriesAll: SeriesData[];
   /** Where each ranked crank lies. */
   places: Map<RankedCrank, CrankPlace>;
   /** The vat names learned (annotations first). */
@@ -122,7 +126,9 @@ export class ReportSide implements ExecutionSink {
     }
     const compareData = this.compareSide?.result();
     const aggregate = compareData ? compareData.aggregate : (this.aggregator as SlogAggregator).result();
-    const out: SideCollected = { files: this.config.files, aggregate, top, series: this.series.finish(), places, vats: this.top.vats };
+    const seriesAll = this.series.finishAll();
+    const series = seriesAll[chooseSeries([seriesAll])] as SeriesData;
+    const out: SideCollected = { files: this.config.files, aggregate, top, series, seriesAll, places, vats: this.top.vats };
     if (compareData) out.compareData = compareData;
     return out;
   }

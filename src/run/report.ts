@@ -16,9 +16,10 @@ import { compareSides, evaluateThresholds } from '../analyses/compare.js';
 import { RoundMarkError, Rounds } from '../analyses/rounds.js';
 import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/thresholds.js';
 import type { RankedCrank } from '../analyses/top.js';
-import { EveryNCranks, PerRound } from '../report/bucketing.js';
+import { EveryNCranks, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
 import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
+import { chooseSeries } from '../report/series.js';
 import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
 import { analysisPass } from './analyses.js';
 import type { BadLineReport } from './pass.js';
@@ -31,8 +32,12 @@ export const DEFAULT_EVERY = 250;
 export interface ReportRequest {
   /** One run's files (read as one slog), or two runs (base, head). */
   runs: string[][];
-  /** Cranks per bucket (unless per round). */
-  every: number;
+  /**
+   * Cranks per bucket (unless per round). Not given: one bucket per chain
+   * block when the slog has blocks (both slogs, with two runs), else every
+   * DEFAULT_EVERY cranks.
+   */
+  every?: number;
   /** One bucket per benchmark round (marks read from the slog's console entries). */
   roundMarks: boolean;
   /** Cranks per top ranking. */
@@ -88,10 +93,16 @@ interface RunRead {
 
 async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, compare: boolean): Promise<RunRead> {
   const rounds = req.roundMarks ? new Rounds() : undefined;
+  // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks for a slog without blocks.
+  const bucketing: Bucketing[] = rounds
+    ? [new PerRound(rounds)]
+    : req.every !== undefined
+      ? [new EveryNCranks(req.every)]
+      : [new PerBlock(), new EveryNCranks(DEFAULT_EVERY)];
   const side = new ReportSide({
     files,
     annotations: req.annotations,
-    bucketing: rounds ? new PerRound(rounds) : new EveryNCranks(req.every),
+    bucketing,
     topN: req.topN,
     ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
     ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
@@ -143,12 +154,15 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
 }
 
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
-  const bucket = req.roundMarks ? {} : { every: req.every };
+  const bucket = req.roundMarks ? {} : { every: req.every ?? DEFAULT_EVERY };
   if (req.runs.length === 1) {
     const run = await readRun(req.runs[0] as string[], 'slog', req, false);
     return { data: reportData({ sides: [run.input], ...bucket }), thresholds: [] };
   }
   const [base, head] = await Promise.all([readRun(req.runs[0] as string[], 'base', req, true), readRun(req.runs[1] as string[], 'head', req, true)]);
+  // Both runs on the same axis: per block only when both slogs have blocks.
+  const shared = chooseSeries([base.collected.seriesAll, head.collected.seriesAll]);
+  for (const run of [base, head]) run.input.series = run.collected.seriesAll[shared] as SideInput['series'];
   const warn = req.warn ?? (() => undefined);
   const baseData = base.collected.compareData;
   const headData = head.collected.compareData;

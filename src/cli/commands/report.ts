@@ -18,7 +18,7 @@ import { DEFAULT_TOP_N } from './top.js';
 
 interface ReportCliOptions {
   out?: string;
-  every: number;
+  every?: number;
   roundMarks?: boolean;
   compare?: boolean;
   count: number;
@@ -55,7 +55,7 @@ export function register(program: Command): Command {
     .description('write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare')
     .argument('<files...>', 'the slog (several files are read in order as one slog), or BASE HEAD with --compare')
     .addOption(new Option('-o, --out <file>', 'the HTML file to write').makeOptionMandatory())
-    .addOption(new Option('--every <n>', 'cranks per point of the charts').argParser(parsePositiveInt).default(DEFAULT_EVERY))
+    .addOption(new Option('--every <n>', `cranks per point of the charts (default: one point per chain block when the slog has blocks, else ${DEFAULT_EVERY} cranks)`).argParser(parsePositiveInt).conflicts('roundMarks'))
     .option('--round-marks', 'one point per benchmark round (Benchmark "NAME" round N start/end crank C, from the console entries)')
     .option('--compare', 'two slogs, BASE HEAD: both runs on the same charts, and the compare tables')
     .addOption(new Option('-n, --count <n>', 'cranks per top ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
@@ -69,6 +69,10 @@ export function register(program: Command): Command {
     'after',
     `
 The report opens from disk in a browser with no network (scripts and data inline).
+The charts have one point per chain block (x: the height) when the slog has
+blocks, else one per ${DEFAULT_EVERY} cranks; --every N makes it every N cranks on any
+slog, --round-marks one per benchmark round. With --compare, per block only
+when both slogs have blocks.
 Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
 Examples:
   slogulate report chain.slog -o report.html
@@ -92,7 +96,7 @@ Examples:
     const outcome = await passOrFail(
       collectReport({
         runs: opts.compare ? files.map((f) => [f]) : [files],
-        every: opts.every,
+        ...(opts.every === undefined ? {} : { every: opts.every }),
         roundMarks: opts.roundMarks === true,
         topN: opts.count,
         annotations,
