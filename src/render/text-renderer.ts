@@ -2,10 +2,15 @@
  * The text render (SLOG-FORMAT.md, "The text, line by line"): a CrankSink
  * that writes each outside entry as it comes and each crank as a whole when
  * it finishes (its header carries the crank's timings).
+ *
+ * A big line's huge strings (scan/big-string.ts) are in its lines as
+ * sentinels, made inside this render's BigTextScope, and written out piece
+ * by piece as the text goes out: the render never holds their text.
  */
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import { isReplay, type Crank, type CrankItem, type SyscallPair } from '../model/crank.js';
+import { BigTextScope } from '../scan/big-string.js';
 import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
@@ -43,18 +48,22 @@ export class TextRenderer implements CrankSink {
   private outsideSyscall: SyscallPair | undefined;
   /** Kernel starts printed: every one after the first is a restart. */
   private kernelStarts = 0;
+  private readonly bigText = new BigTextScope();
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
     this.ctx = new RenderContext(config.options, config.annotations, this.vats);
     this.kernel = new KernelLines(this.ctx);
+    // The text out, each big string's sentinel replaced by its text.
+    const bigText = this.bigText;
+    const out: TextOut = (text) => bigText.write(text, config.out);
     // --nonoise on a chain slog: a header per busy block instead of the chain's bookkeeping lines.
     if (config.options.nonoise) {
-      const blocks = new BlockHeaders(this.ctx, config.out, config.options.crankbreaks);
+      const blocks = new BlockHeaders(this.ctx, out, config.options.crankbreaks);
       this.blocks = blocks;
       this.out = (text) => blocks.write(text);
     } else {
-      this.out = config.out;
+      this.out = out;
     }
     this.selectCrank = config.selectCrank;
     this.printOutside = config.printOutside ?? true;
@@ -80,6 +89,16 @@ export class TextRenderer implements CrankSink {
   }
 
   entry(entry: SlogEntry): void {
+    this.inScope(() => this.printEntry(entry));
+  }
+
+  /** Runs `fn` with big strings printing as sentinels; forgets those not written (dropped), unless a block holds them. */
+  private inScope(fn: () => void): void {
+    this.bigText.run(fn);
+    if (this.bigText.holding && !this.blocks?.holding) this.bigText.release();
+  }
+
+  private printEntry(entry: SlogEntry): void {
     if (this.blocks?.entry(entry)) return;
     this.ctx.currentVat = vatOf(entry);
     const replay = (entry as { replay?: unknown }).replay === true;
@@ -130,6 +149,10 @@ export class TextRenderer implements CrankSink {
   }
 
   crank(crank: Crank): void {
+    this.inScope(() => this.printCrank(crank));
+  }
+
+  private printCrank(crank: Crank): void {
     this.flushOutsideSyscall();
     const { options } = this.ctx;
     if (options.nonoise && crank.crankType === 'routing') {
@@ -149,6 +172,10 @@ export class TextRenderer implements CrankSink {
   }
 
   end(): void {
+    this.inScope(() => this.printEnd());
+  }
+
+  private printEnd(): void {
     this.flushOutsideSyscall();
     this.blocks?.end();
     const lines: string[] = [];
