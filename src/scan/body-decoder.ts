@@ -21,7 +21,8 @@
  *   taken apart into its first two characters (its first 8 are kept);
  * - call arguments (`shape: 'callArgs'`): the top array is taken apart;
  * - a legacy (non-smallcaps) record may be a `@qclass` record, printed as
- *   what that says whatever its other keys: records are kept open.
+ *   what that says whatever its other keys: records are kept open, and
+ *   their `@qclass` and `index` (a slot's number) whole.
  *
  * Known differences from JSON.parse, none of which a kernel writes: a
  * record with a repeated key may be counted as longer than it is; a `$` or
@@ -119,6 +120,8 @@ export class BodyDecoder {
       if (this.shape === 'callArgs') return isArray ? 'open' : 'free';
       return 'free';
     }
+    // A legacy @qclass record is told by its `@qclass`, and a slot's by its `index`: kept as they are.
+    if (!parent.array && !this.smallcaps && (parent.key === '@qclass' || parent.key === 'index')) return 'whole';
     switch (parent.role) {
       case 'whole':
         return 'whole';
@@ -158,7 +161,9 @@ export class BodyDecoder {
           return;
         }
         this.stack.pop();
-        this.add(top.value === undefined ? BIG_VALUE : top.value, top.value === undefined ? BIG_TEXT : top.low);
+        if (top.value === undefined) this.add(BIG_VALUE, BIG_TEXT);
+        // A @qclass record may print as little as nothing (a bigint of no digits): no bound.
+        else this.add(top.value, !top.array && !this.smallcaps && '@qclass' in top.value ? 0 : top.low);
         return;
       }
       case 'keyValue':
