@@ -160,7 +160,7 @@ export class BigString {
     if (!this.done) throw new Error('BigString read before its end');
     const decoder = new StringDecoder('utf8');
     let buffer: Buffer | undefined;
-    const into = (): Buffer => (buffer ??= Buffer.allocUnsafe(PIECE_CHARS * 2));
+    const into = (): Buffer => (buffer ??= Buffer.allocUnsafe(PIECE_CHARS));
     for (const extent of this.extents) {
       for (const bytes of this.spool.read(extent, into)) {
         const text = decoder.write(bytes);
