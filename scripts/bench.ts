@@ -1,55 +1,47 @@
 /**
- * `npm run bench`: slogulate's speed and memory on the big shared slog,
- * against a bare loop that reads the file, splits it into lines and
- * JSON.parses every line, measured in the same run on the same machine.
+ * `npm run bench`: slogulate's speed and memory, measured against a plain
+ * readline + JSON.parse loop run in the same bench on the same machine.
  *
- * Makes its inputs in a temp folder (the big slog unzipped, and 8 copies of
- * it end to end for the memory row), runs each command BENCH_RUNS times
- * (default 5) round-robin so that a noisy neighbour hurts every row alike,
- * and prints a markdown table: median wall time, MB/s of uncompressed slog,
- * ratio to the bare loop, the issue's target, and peak RSS; for `export`,
- * the size of its Parquet files against the slog's gzip.
+ * Every row runs BENCH_RUNS times (default 5), all rows round-robin, so
+ * that a noisy neighbour hurts every row alike. The ratios are of medians
+ * of CPU time (user + system, from /usr/bin/time): on these machines (two
+ * shared vCPUs) wall-clock ratios move with other load, CPU ratios much
+ * less; wall time is shown beside them. Each row says its target (issue
+ * 17, 13, 15, 16, 14) and whether it was met.
  *
- * Environment: BENCH_RUNS, BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz),
- * BENCH_BIN (default bin/slogulate), BENCH_KEEP=1 keeps the temp folder.
+ * Before timing anything it checks that the fast paths print the plain
+ * path's bytes (render, filtered render, top, stats, gzip).
+ *
+ * Inputs are made in a temp folder (scripts/bench/inputs.ts). Environment:
+ * BENCH_RUNS; BENCH_ONLY=REGEX (rows whose name matches; the base rows
+ * always run); BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz);
+ * BENCH_CHAIN (default ../shared/slogs/real/chain-A.slog) and
+ * BENCH_CHAIN_COPIES (30); BENCH_BIN (default bin/slogulate);
+ * BENCH_SLOGULATOR=path/to/slogulator.js to run the old slogulator (it is
+ * not published on npm: give a checkout of agoric-sdk's
+ * packages/swingset-runner with its node_modules); BENCH_KEEP=1 keeps the
+ * temp folder.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createGunzip } from 'node:zlib';
+import { bigCrankSlog, bigLineSlog, bigSlogs, chainSlog, headOf } from './bench/inputs.js';
+import { haveTime, measure, median, type Sample } from './bench/measure.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SLOG_GZ = process.env.BENCH_SLOG ?? resolve(ROOT, '..', 'shared', 'slogs', 'big-local-1200.slog.gz');
+const SHARED = resolve(ROOT, '..', 'shared', 'slogs');
+const SLOG_GZ = process.env.BENCH_SLOG ?? join(SHARED, 'big-local-1200.slog.gz');
+const CHAIN = process.env.BENCH_CHAIN ?? join(SHARED, 'real', 'chain-A.slog');
+const CHAIN_COPIES = Math.max(1, Number(process.env.BENCH_CHAIN_COPIES ?? 30));
 const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'slogulate');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
-const TIME = '/usr/bin/time';
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
+const OLD = process.env.BENCH_SLOGULATOR;
 
-/** The bare loop: read, split at '\n', JSON.parse every line. */
-const BARE_LOOP = `
-import { createReadStream } from 'node:fs';
-let carry = null;
-let lines = 0;
-for await (const chunk of createReadStream(process.argv[2], { highWaterMark: 1 << 20 })) {
-  const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-  let start = 0;
-  let nl = buf.indexOf(10);
-  while (nl >= 0) {
-    JSON.parse(buf.toString('utf8', start, nl));
-    lines += 1;
-    start = nl + 1;
-    nl = buf.indexOf(10, start);
-  }
-  carry = start < buf.length ? buf.subarray(start) : null;
-}
-if (carry) { JSON.parse(carry.toString('utf8')); lines += 1; }
-process.stderr.write(lines + ' lines\\n');
-`;
-
-/** The same loop with readline, as most scripts (and the old slogulate) read lines. */
+/** The base of the ratios: the loop most scripts (and the old tools) read slogs with. */
 const READLINE_LOOP = `
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -62,54 +54,24 @@ process.stderr.write(lines + ' lines\\n');
 `;
 
 interface Row {
+  table: string;
   name: string;
-  /** A shell command line (run with sh -c), or argv. */
   argv: string[];
-  /** Bytes of uncompressed slog it reads. */
-  bytes: number;
-  /** The issue's target, as text, and how to check it. */
-  target?: string;
-  /** Runs (default RUNS). */
+  env?: NodeJS.ProcessEnv;
+  /** The row its CPU ratio is to (default: the readline loop). */
+  base?: Row;
+  /** The target: at most this CPU ratio to the base. */
+  maxRatio?: number;
+  /** The target: peak RSS at most this many MB. */
+  maxRssMB?: number;
+  /** The target: peak RSS within this fraction of another row's. */
+  rssNear?: { row: Row; within: number };
   runs?: number;
 }
 
-interface Sample {
-  seconds: number;
-  rssKB: number | undefined;
-  /** User + system CPU seconds (all threads), from /usr/bin/time. */
-  cpu: number | undefined;
-}
-
-const haveTime = existsSync(TIME);
-
-/** Runs a command with stdout to /dev/null; wall time from here, peak RSS from /usr/bin/time. */
-function measure(argv: string[]): Promise<Sample> {
-  return new Promise((done, fail) => {
-    const full = haveTime ? [TIME, '-f', 'RSS %M CPU %U %S', ...argv] : argv;
-    const started = process.hrtime.bigint();
-    const child = spawn(full[0] as string, full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => {
-      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      if (code !== 0) return fail(new Error(`${argv.join(' ')}: exit ${code}\n${err}`));
-      const m = /RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(err);
-      done({ seconds, rssKB: m ? Number(m[1]) : undefined, cpu: m ? Number(m[2]) + Number(m[3]) : undefined });
-    });
-  });
-}
-
-/** Every file under `dir`. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
+const node = process.execPath;
+const slogulate = (...args: string[]): string[] => [node, BIN, ...args];
+const has = (cmd: string): boolean => spawnSync(node, [BIN, cmd, '--help'], { stdio: 'ignore' }).status === 0;
 
 function sha(argv: string[], env: NodeJS.ProcessEnv = {}): string {
   const r = spawnSync(argv[0] as string, argv.slice(1), { env: { ...process.env, ...env }, maxBuffer: 1 << 30 });
@@ -117,177 +79,168 @@ function sha(argv: string[], env: NodeJS.ProcessEnv = {}): string {
   return createHash('sha256').update(r.stdout).digest('hex');
 }
 
+/** The fast paths against the plain path (SLOGULATE_FAST=0): the same bytes, or the bench stops. */
+function checkFastPaths(plain: string, gz: string): void {
+  for (const opts of [[], ['--nonoise', '--novatstore', '--timing'], ['--novatstore']]) {
+    const slow = sha(slogulate(...opts, plain), { SLOGULATE_FAST: '0' });
+    if (sha(slogulate(...opts, plain)) !== slow) throw new Error(`slogulate ${opts.join(' ')}: the fast path's output differs from the plain path's`);
+    if (sha(slogulate(...opts, gz)) !== slow) throw new Error(`slogulate ${opts.join(' ')} FILE.gz: output differs from the plain path's`);
+  }
+  for (const cmd of [['top'], ['stats', '--json']]) {
+    if (sha(slogulate(...cmd, plain)) !== sha(slogulate(...cmd, plain), { SLOGULATE_FAST: '0' })) {
+      throw new Error(`slogulate ${cmd.join(' ')}: the fast path's output differs from the plain path's`);
+    }
+  }
+  process.stderr.write('fast paths checked: the same bytes as the plain path\n');
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
 async function main(): Promise<void> {
   if (!existsSync(SLOG_GZ)) throw new Error(`no ${SLOG_GZ}`);
   const dir = mkdtempSync(join(tmpdir(), 'slogulate-bench-'));
+  const notes: string[] = [];
   try {
+    process.stderr.write(`making the inputs in ${dir}\n`);
     const plain = join(dir, 'big.slog');
     const gz = join(dir, 'big.slog.gz');
     const big8 = join(dir, 'big8.slog');
-    process.stderr.write(`inputs in ${dir}\n`);
-    await pipeline(createReadStream(SLOG_GZ), createGunzip(), createWriteStream(plain));
-    await pipeline(createReadStream(SLOG_GZ), createWriteStream(gz));
-    {
-      const out = createWriteStream(big8);
-      out.setMaxListeners(32);
-      for (let i = 0; i < 8; i += 1) await pipeline(createReadStream(plain), out, { end: i === 7 });
-    }
-    const size = statSync(plain).size;
-    const bare = join(dir, 'bare-loop.mjs');
-    const readline = join(dir, 'readline-loop.mjs');
-    writeFileSync(bare, BARE_LOOP);
-    writeFileSync(readline, READLINE_LOOP);
-    const node = process.execPath;
-    const slogulate = (...args: string[]): string[] => [node, BIN, ...args];
-
-    // The fast paths must give the plain path's bytes: the default (one thread,
-    // lines read without parsing them whole), with a worker, and gzipped.
-    for (const opts of [[], ['--nonoise', '--novatstore', '--timing']]) {
-      const slow = sha(slogulate(...opts, plain), { SLOGULATE_FAST: '0' });
-      for (const env of [{}, { SLOGULATE_WORKERS: '1' }]) {
-        if (sha(slogulate(...opts, plain), env) !== slow) {
-          throw new Error(`slogulate ${opts.join(' ')} (${JSON.stringify(env)}): the fast path's output differs from the plain path's`);
-        }
-      }
-      if (sha(slogulate(...opts, gz)) !== slow) throw new Error(`slogulate ${opts.join(' ')} FILE.gz: output differs from the plain path's`);
-    }
-    for (const cmd of [['top'], ['stats'], ['stats', '--json']]) {
-      if (spawnSync(node, [BIN, cmd[0] as string, '--help'], { stdio: 'ignore' }).status !== 0) continue;
-      if (sha(slogulate(...cmd, plain)) !== sha(slogulate(...cmd, plain), { SLOGULATE_FAST: '0' })) {
-        throw new Error(`slogulate ${cmd.join(' ')}: the fast path's output differs from the plain path's`);
-      }
-    }
-    if (spawnSync(node, [BIN, 'report', '--help'], { stdio: 'ignore' }).status === 0) {
-      // The report's page, made through the fast line reader and through the plain path.
-      const pages = [{}, { SLOGULATE_FAST: '0' }].map((env, i) => {
-        const out = join(dir, `report-check-${i}.html`);
-        sha(slogulate('report', plain, '-o', out), env);
-        return createHash('sha256').update(readFileSync(out)).digest('hex');
-      });
-      if (pages[0] !== pages[1]) throw new Error("slogulate report: the fast path's page differs from the plain path's");
-    }
-    process.stderr.write('fast paths checked: same bytes as the plain path\n');
+    copyFileSync(SLOG_GZ, gz);
+    const size = await bigSlogs(SLOG_GZ, plain, big8, 8);
     const tiny = join(dir, 'tiny.slog');
-    writeFileSync(tiny, readFileSync(join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog'), 'utf8').split('\n').slice(0, 200).join('\n'));
+    headOf(join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog'), tiny, 10);
+    const crank300k = join(dir, 'crank-300k.slog');
+    await bigCrankSlog(crank300k, 300_000);
+    const line50 = join(dir, 'line-50mb.slog');
+    await bigLineSlog(line50, 50);
+    const loopFile = join(dir, 'readline-loop.mjs');
+    await import('node:fs').then((fs) => fs.writeFileSync(loopFile, READLINE_LOOP));
+    checkFastPaths(plain, gz);
 
-    const has = (cmd: string): boolean => spawnSync(node, [BIN, cmd, '--help'], { stdio: 'ignore' }).status === 0;
-    const bareRow: Row = { name: 'bare loop (Buffer split + JSON.parse)', argv: [node, bare, plain], bytes: size };
-    const renderRow: Row = { name: '`slogulate FILE`', argv: slogulate(plain), bytes: size, target: '<= 0.60' };
+    const BIG = `big-local-1200 (${(size / 1e6).toFixed(0)} MB): CPU time, ratio to the readline + JSON.parse loop`;
+    const loop: Row = { table: BIG, name: 'readline + JSON.parse loop', argv: [node, loopFile, plain] };
+    const render: Row = { table: BIG, name: '`slogulate FILE`', argv: slogulate(plain), maxRatio: 0.65, maxRssMB: 100 };
+    const stats: Row = { table: BIG, name: '`slogulate stats FILE`', argv: slogulate('stats', plain), maxRatio: 0.35, maxRssMB: 100 };
+    const top: Row = { table: BIG, name: '`slogulate top FILE`', argv: slogulate('top', plain), maxRatio: 0.25, maxRssMB: 100 };
+    const compare: Row = { table: BIG, name: '`slogulate compare FILE FILE`', argv: slogulate('compare', plain, plain), maxRssMB: 100 };
+    const trace: Row = { table: BIG, name: '`slogulate trace FILE -o T`', argv: slogulate('trace', plain, '-o', join(dir, 'trace.json'), '--force'), maxRssMB: 100 };
     const rows: Row[] = [
-      bareRow,
-      { name: 'bare loop with readline', argv: [node, readline, plain], bytes: size },
-      renderRow,
-      { name: '`SLOGULATE_WORKERS=1 slogulate FILE` (main thread + 1 worker)', argv: ['env', 'SLOGULATE_WORKERS=1', ...slogulate(plain)], bytes: size },
-      { name: '`SLOGULATE_FAST=0 slogulate FILE` (plain path: every line parsed, one thread)', argv: ['env', 'SLOGULATE_FAST=0', ...slogulate(plain)], bytes: size },
-      { name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), bytes: size, target: '<= 0.35' },
-      {
-        name: '`SLOGULATE_WORKERS=1 slogulate --nonoise --novatstore --timing FILE` (main thread + 1 worker)',
-        argv: ['env', 'SLOGULATE_WORKERS=1', ...slogulate('--nonoise', '--novatstore', '--timing', plain)],
-        bytes: size,
-      },
-      { name: '`slogulate FILE.gz`', argv: slogulate(gz), bytes: size, target: '<= 1.3x FILE' },
-      { name: '`cat FILE | slogulate -`', argv: ['sh', '-c', `cat '${plain}' | '${node}' '${BIN}' -`], bytes: size, target: '<= 1.2x FILE' },
+      loop,
+      render,
+      { table: BIG, name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), maxRatio: 0.45, maxRssMB: 100 },
+      { table: BIG, name: '`slogulate --novatstore FILE`', argv: slogulate('--novatstore', plain), maxRatio: 0.8, maxRssMB: 100 },
+      top,
+      stats,
+      compare,
+      trace,
+      { table: BIG, name: '`slogulate FILE.gz`', argv: slogulate(gz), base: render, maxRatio: 1.3 },
+      { table: BIG, name: '`cat FILE | slogulate -`', argv: ['sh', '-c', `cat '${plain}' | '${node}' '${BIN}' -`], base: render, maxRatio: 1.2 },
+      { table: BIG, name: '`SLOGULATE_FAST=0 slogulate FILE` (every line JSON.parsed)', argv: slogulate(plain), env: { SLOGULATE_FAST: '0' } },
     ];
-    const notes: string[] = [];
-    if (has('top')) rows.push({ name: '`slogulate top FILE`', argv: slogulate('top', plain), bytes: size, target: '<= 0.25' });
-    else notes.push('`slogulate top`: no such command in this build, row skipped');
-    let statsRow: Row | undefined;
-    if (has('stats')) {
-      statsRow = { name: '`slogulate stats FILE`', argv: slogulate('stats', plain), bytes: size, target: '<= 0.40' };
-      rows.push(statsRow);
-    } else notes.push('`slogulate stats`: no such command in this build, row skipped');
-    const reportFile = join(dir, 'report.html');
-    if (has('report') && statsRow) {
-      rows.push({ name: '`slogulate report FILE -o report.html`', argv: slogulate('report', plain, '-o', reportFile), bytes: size, target: '<= 1.5x stats' });
-    } else notes.push('`slogulate report`: no such command in this build (or no stats row), row skipped');
-    // export: each run replaces the last one's folder (an earlier export may be replaced).
+    if (has('report')) rows.push({ table: BIG, name: '`slogulate report FILE -o R.html`', argv: slogulate('report', plain, '-o', join(dir, 'report.html'), '--force'), base: stats, maxRatio: 1.5 });
     const exportDir = join(dir, 'export');
-    let exportRow: Row | undefined;
-    if (has('export') && statsRow) {
-      exportRow = { name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), bytes: size, target: '<= 2x stats' };
-      rows.push(exportRow);
-    } else notes.push('`slogulate export`: no such command in this build (or no stats to compare with), row skipped');
-    const row8: Row = { name: '`slogulate FILE8` (8 copies of FILE end to end)', argv: slogulate(big8), bytes: size * 8, runs: Math.min(RUNS, 2) };
-    rows.push(row8);
-    const startup: Row[] = [
-      { name: '`node -e ""` (Node.js alone)', argv: [node, '-e', ''], bytes: 0 },
-      { name: '`slogulate TINY` (200 lines)', argv: slogulate(tiny), bytes: 0, target: 'well under 150 ms' },
-    ];
-    rows.push(...startup);
+    const exportRow: Row = { table: BIG, name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), base: stats, maxRatio: 2, maxRssMB: 200 };
+    if (has('export')) rows.push(exportRow);
+    if (OLD) rows.push({ table: BIG, name: 'the old slogulator (`BENCH_SLOGULATOR`)', argv: [node, OLD, plain] });
+    else notes.push('the old slogulator: not run (set BENCH_SLOGULATOR to its slogulator.js: agoric-sdk\'s packages/swingset-runner is not published on npm)');
 
-    const samples = new Map<Row, Sample[]>(rows.map((r) => [r, []]));
+    const MEM = 'memory: peak RSS flat from 1x to 8x the slog';
+    rows.push(
+      { table: MEM, name: '`slogulate FILE8` (8 copies end to end)', argv: slogulate(big8), runs: 2, maxRssMB: 100, rssNear: { row: render, within: 0.1 } },
+      { table: MEM, name: '`slogulate stats FILE8`', argv: slogulate('stats', big8), runs: 2, maxRssMB: 100, rssNear: { row: stats, within: 0.1 } },
+    );
+
+    const CRANK = 'one crank of 300,000 syscalls: peak RSS within 10% of the same command on big-local-1200';
+    rows.push(
+      { table: CRANK, name: '`slogulate stats CRANK`', argv: slogulate('stats', crank300k), runs: 2, rssNear: { row: stats, within: 0.1 } },
+      { table: CRANK, name: '`slogulate top CRANK`', argv: slogulate('top', crank300k), runs: 2, rssNear: { row: top, within: 0.1 } },
+      { table: CRANK, name: '`slogulate compare CRANK CRANK`', argv: slogulate('compare', crank300k, crank300k), runs: 2, rssNear: { row: compare, within: 0.1 } },
+      { table: CRANK, name: '`slogulate trace CRANK -o T`', argv: slogulate('trace', crank300k, '-o', join(dir, 'trace-crank.json'), '--force'), runs: 2, rssNear: { row: trace, within: 0.1 } },
+      { table: CRANK, name: '`slogulate CRANK` (the render keeps the crank\'s text)', argv: slogulate(crank300k), runs: 2 },
+    );
+
+    const LINE = 'one line of 50 MB: peak RSS under 120 MB';
+    for (const args of [[], ['--nonoise'], ['stats'], ['top']]) {
+      rows.push({ table: LINE, name: `\`slogulate ${[...args, 'LINE'].join(' ')}\``, argv: slogulate(...args, line50), runs: 2, maxRssMB: 120 });
+    }
+
+    if (existsSync(CHAIN) && has('blocks')) {
+      const chain = join(dir, 'chain.slog');
+      const chainSize = chainSlog(CHAIN, chain, CHAIN_COPIES);
+      const CH = `the chain view: ${basename(CHAIN)}'s blocks ${CHAIN_COPIES} times (${(chainSize / 1e6).toFixed(0)} MB), ratio to stats on it`;
+      const chainStats: Row = { table: CH, name: '`slogulate stats CHAIN`', argv: slogulate('stats', chain) };
+      rows.push(
+        chainStats,
+        { table: CH, name: '`slogulate blocks CHAIN`', argv: slogulate('blocks', chain), base: chainStats, maxRatio: 1 },
+        { table: CH, name: '`slogulate blocks --json CHAIN`', argv: slogulate('blocks', '--json', chain), base: chainStats, maxRatio: 1 },
+        { table: CH, name: '`slogulate runs CHAIN`', argv: slogulate('runs', chain), base: chainStats, maxRatio: 1 },
+      );
+    } else notes.push(`the chain view: not run (no ${CHAIN}, or no blocks command in this build)`);
+
+    const START = 'start-up: a 10-line slog, ratio to Node.js alone';
+    const bare: Row = { table: START, name: '`node -e ""`', argv: [node, '-e', ''] };
+    rows.push(bare, { table: START, name: '`slogulate TINY`', argv: slogulate(tiny), base: bare, maxRatio: 1.5 });
+
+    const chosen = ONLY ? rows.filter((r) => r === loop || r === bare || rows.some((o) => (o.base === r || o.rssNear?.row === r) && ONLY.test(o.name)) || ONLY.test(r.name)) : rows;
+    const samples = new Map<Row, Sample[]>(chosen.map((r) => [r, []]));
     for (let run = 0; run < RUNS; run += 1) {
-      for (const row of rows) {
+      for (const row of chosen) {
         if (run >= (row.runs ?? RUNS)) continue;
-        const s = await measure(row.argv);
-        (samples.get(row) as Sample[]).push(s);
-        process.stderr.write(`run ${run + 1}/${RUNS} ${s.seconds.toFixed(2)}s ${row.name}\n`);
+        const s = await measure(row.argv, row.env);
+        samples.get(row)?.push(s);
+        process.stderr.write(`run ${run + 1}/${RUNS} cpu ${s.cpu?.toFixed(2) ?? '?'}s wall ${s.wall.toFixed(2)}s ${row.name}\n`);
       }
     }
 
-    const med = (row: Row): number => median((samples.get(row) as Sample[]).map((s) => s.seconds));
-    const peak = (row: Row): number | undefined => {
-      const rss = (samples.get(row) as Sample[]).map((s) => s.rssKB).filter((k): k is number => k !== undefined);
-      return rss.length ? Math.max(...rss) / 1024 : undefined;
-    };
-    const medianCpu = (row: Row): number | undefined => {
-      const cpu = (samples.get(row) as Sample[]).map((s) => s.cpu).filter((c): c is number => c !== undefined);
-      return cpu.length ? median(cpu) : undefined;
-    };
-    const loop = med(bareRow);
-    const file = med(renderRow);
-    /** `yes`/`no` for a row with a target: `<= R` of the bare loop, `<= Rx FILE`, or `<= Rx stats`. */
-    const met = (row: Row, t: number): string => {
-      const m = /^<= ([\d.]+)(x FILE|x stats)?$/.exec(row.target ?? '');
-      if (!m) return '';
-      const base = m[2] === 'x FILE' ? file : m[2] === 'x stats' && statsRow ? med(statsRow) : loop;
-      return t / base <= Number(m[1]) ? 'yes' : 'no';
-    };
-    const lines: string[] = [];
-    const cpu = cpus();
-    lines.push(
-      `${new Date().toISOString().slice(0, 10)}, ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB ` +
-        `(${(freemem() / 2 ** 30).toFixed(0)} free), Node ${process.version}, load average ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(' ')} at the end; ${(size / 1e6).toFixed(0)} MB slog, median of ${RUNS} runs`,
-      '',
-      '| command | median s | MB/s | ratio to bare loop | target | met | CPU s | peak RSS MB |',
-      '|---|---:|---:|---:|---|---|---:|---:|',
+    const of = (row: Row): Sample[] => samples.get(row) ?? [];
+    const cpu = (row: Row): number => median(of(row).map((s) => s.cpu ?? NaN));
+    const wall = (row: Row): number => median(of(row).map((s) => s.wall));
+    const rss = (row: Row): number => Math.max(...of(row).map((s) => (s.rssKB ?? NaN) / 1024));
+    const fmt = (n: number, digits = 2): string => (Number.isFinite(n) ? n.toFixed(digits) : '');
+
+    const out: string[] = [];
+    const c = cpus();
+    out.push(
+      `${new Date().toISOString().slice(0, 16)}Z, ${c.length} x ${c[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ` +
+        `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; medians of ${RUNS} interleaved runs (memory rows: 2)`,
     );
-    for (const row of rows) {
-      if (startup.includes(row)) continue;
-      const t = med(row);
-      const rss = peak(row);
-      let ratio = (t / loop).toFixed(2);
-      if (row.target?.includes('FILE')) ratio += ` (${(t / file).toFixed(2)}x FILE)`;
-      if (row.target?.includes('stats') && statsRow) ratio += ` (${(t / med(statsRow)).toFixed(2)}x stats)`;
-      const cpu = medianCpu(row);
-      lines.push(
-        `| ${row.name.replaceAll('|', '\\|')} | ${t.toFixed(2)} | ${(row.bytes / 1e6 / t).toFixed(0)} | ${ratio} | ${row.target ?? ''} | ${met(row, t)} | ${cpu === undefined ? '' : cpu.toFixed(2)} | ${rss === undefined ? '' : rss.toFixed(0)} |`,
-      );
+    for (const table of [...new Set(chosen.map((r) => r.table))]) {
+      out.push('', `### ${table}`, '', '| command | CPU s | CPU ratio | wall s | wall ratio | peak RSS MB | target | met |', '|---|---:|---:|---:|---:|---:|---|---|');
+      for (const row of chosen.filter((r) => r.table === table)) {
+        const base = row.base ?? (table === BIG ? loop : undefined);
+        const ratio = base && base !== row && samples.has(base) ? cpu(row) / cpu(base) : NaN;
+        const wallRatio = base && base !== row && samples.has(base) ? wall(row) / wall(base) : NaN;
+        const targets: string[] = [];
+        const met: boolean[] = [];
+        if (row.maxRatio !== undefined) {
+          targets.push(`CPU <= ${row.maxRatio}${row.base && row.base !== loop ? ` x ${row.base.name}` : ''}`);
+          met.push(ratio <= row.maxRatio);
+        }
+        if (row.maxRssMB !== undefined) {
+          targets.push(`RSS <= ${row.maxRssMB} MB`);
+          met.push(rss(row) <= row.maxRssMB);
+        }
+        if (row.rssNear && samples.has(row.rssNear.row)) {
+          const near = rss(row.rssNear.row);
+          targets.push(`RSS <= ${fmt(near * (1 + row.rssNear.within), 0)} MB (${row.rssNear.row.name} + ${row.rssNear.within * 100}%)`);
+          met.push(rss(row) <= near * (1 + row.rssNear.within));
+        }
+        const verdict = met.length === 0 ? '' : met.every(Boolean) ? 'yes' : 'no';
+        out.push(
+          `| ${row.name.replaceAll('|', '\\|')} | ${fmt(cpu(row))} | ${fmt(ratio)} | ${fmt(wall(row))} | ${fmt(wallRatio)} | ${fmt(rss(row), 0)} | ${targets.join('; ')} | ${verdict} |`,
+        );
+      }
     }
-    lines.push('', '| startup | median ms | target |', '|---|---:|---|');
-    for (const row of startup) lines.push(`| ${row.name} | ${(med(row) * 1000).toFixed(0)} | ${row.target ?? ''} |`);
-    const render = peak(renderRow);
-    const render8 = peak(row8);
-    if (render !== undefined && render8 !== undefined) {
-      notes.push(
-        `peak RSS: ${render.toFixed(0)} MB for the render, ${render8.toFixed(0)} MB for 8x the slog (${(((render8 - render) / render) * 100).toFixed(1)}% apart; target <= 120 MB and <= 10%)`,
-      );
-    }
-    if (existsSync(reportFile)) notes.push(`the report of FILE is ${(statSync(reportFile).size / 1024).toFixed(0)} KB`);
-    if (exportRow) {
+    if (samples.has(exportRow) && existsSync(exportDir)) {
       const parquet = filesUnder(exportDir).filter((f) => f.endsWith('.parquet')).reduce((sum, f) => sum + statSync(f).size, 0);
       const gzip = statSync(SLOG_GZ).size;
-      const rss = peak(exportRow);
-      notes.push(
-        `export: Parquet files ${(parquet / 1e6).toFixed(1)} MB, ${((parquet / gzip) * 100).toFixed(0)}% of the slog's gzip (${(gzip / 1e6).toFixed(1)} MB; target <= 33%: ${parquet * 3 <= gzip ? 'met' : 'not met'}); ` +
-          `peak RSS ${rss === undefined ? 'not measured' : `${rss.toFixed(0)} MB (target < 200 MB: ${rss < 200 ? 'met' : 'not met'})`}`,
-      );
+      notes.push(`export: Parquet files ${(parquet / 1e6).toFixed(1)} MB, ${((parquet / gzip) * 100).toFixed(0)}% of the slog's gzip (target <= 33%: ${parquet * 3 <= gzip ? 'met' : 'not met'})`);
     }
-    if (!haveTime) notes.push(`no ${TIME}: peak RSS not measured`);
-    if (notes.length) lines.push('', ...notes.map((note) => `- ${note}`));
-    process.stdout.write(`${lines.join('\n')}\n`);
+    if (!haveTime) notes.push('no /usr/bin/time (GNU time): CPU time and peak RSS not measured');
+    if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
+    process.stdout.write(`${out.join('\n')}\n`);
   } finally {
     if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
   }

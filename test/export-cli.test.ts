@@ -78,9 +78,9 @@ describe('query', () => {
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^source {10}deliveries  computrons\na-local-3\.slog {9}160 {8}NULL\na-xs-3\.slog {12}189 {3}\d{9}\n$/);
     // Not an export folder; a table that is not there (no slog read).
-    const missing = await runCli(['query', 'SELECT * FROM blocks', dir]);
+    const missing = await runCli(['query', 'SELECT * FROM blocs', dir]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/^slogulate: query: Catalog Error: Table with name blocks does not exist!\n$/);
+    expect(missing.stderr).toMatch(/^slogulate: query: Catalog Error: Table with name blocs does not exist!\n$/);
     const notExport = await runCli(['query', 'SELECT 1', scratch]);
     expect(notExport.status).toBe(2);
     expect(notExport.stderr).toMatch(/not an export folder/);

@@ -1,52 +1,18 @@
 /**
  * docs/export.md: every `$ slogulate ...` line runs (bin/slogulate, in a
  * folder holding the sample slogs, in the page's order) and prints what the
- * page shows under it; the page's column tables are the tables' own
- * definitions (src/export/tables/).
+ * page shows under it (test/doc-examples.ts reads them); the page's column
+ * tables are the tables' own definitions (src/export/tables/).
  */
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../src/export/tables/index.js';
+import { docExamples, shellWords, shownDifference } from './doc-examples.js';
 import { ROOT, runCli, SLOGS } from './helpers.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'export.md'), 'utf8');
-
-interface Example {
-  command: string;
-  output: string[];
-}
-
-/** The `$ slogulate` lines of the page's code blocks, each with the lines under it. */
-function examples(markdown: string): Example[] {
-  const out: Example[] = [];
-  let inBlock = false;
-  let current: Example | undefined;
-  for (const line of markdown.split('\n')) {
-    if (line.startsWith('```')) {
-      inBlock = !inBlock;
-      current = undefined;
-      continue;
-    }
-    if (!inBlock) continue;
-    if (line.startsWith('$ ')) {
-      current = line.startsWith('$ slogulate ') ? { command: line.slice(2), output: [] } : undefined;
-      if (current) out.push(current);
-    } else if (current) {
-      current.output.push(line);
-    }
-  }
-  return out;
-}
-
-/** Shell words: spaces split, '...' and "..." quote (no escapes in these examples). */
-function words(command: string): string[] {
-  const out: string[] = [];
-  const re = /'([^']*)'|"([^"]*)"|(\S+)/g;
-  for (const m of command.matchAll(re)) out.push(m[1] ?? m[2] ?? m[3] ?? '');
-  return out;
-}
 
 const SQLITE = { BIGINT: 'INTEGER', DOUBLE: 'REAL', VARCHAR: 'TEXT', BOOLEAN: 'INTEGER (0/1)' } as const;
 
@@ -90,13 +56,15 @@ describe('docs/export.md', () => {
   });
 
   it('every $ slogulate example runs and prints what the page shows', async () => {
-    const list = examples(DOC);
+    const list = docExamples(DOC).filter((e) => e.command.startsWith('slogulate '));
     expect(list.length).toBeGreaterThanOrEqual(12);
-    for (const { command, output } of list) {
-      const r = await runCli(words(command).slice(1), { cwd: dir });
+    for (const { command, shown } of list) {
+      const r = await runCli(shellWords(command).slice(1), { cwd: dir });
       expect(r.stderr, command).toBe('');
       expect(r.status, command).toBe(0);
-      expect(r.stdout, command).toBe(output.length ? `${output.join('\n')}\n` : '');
+      // A command the page shows no output for prints none.
+      const difference = shownDifference(r.stdout, shown ?? []);
+      if (difference !== undefined) throw new Error(`${command}\n${difference}`);
     }
   });
 });

@@ -116,8 +116,8 @@ describe('export target', () => {
     db.close();
     expect(sources).toEqual([{ source: 'a-local-3.slog' }, { source: 'b-local-5.slog' }]);
     expect(tables).toEqual(
-      ['crank', 'delivery', 'syscall', 'vat'].map((name) => ({ type: 'table', name })).concat(
-        ['cranks', 'deliveries', 'syscalls', 'vats'].map((name) => ({ type: 'view', name })),
+      ['block', 'crank', 'delivery', 'run', 'syscall', 'vat'].map((name) => ({ type: 'table', name })).concat(
+        ['blocks', 'cranks', 'deliveries', 'runs', 'syscalls', 'vats'].map((name) => ({ type: 'view', name })),
       ),
     );
     const text = join(dir, 'notes.txt');

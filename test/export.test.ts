@@ -12,6 +12,9 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_VAT, SlogAggregator, type SlogAggregate } from '../src/analyses/aggregate.js';
 import { statsOf } from '../src/run/analyses.js';
+import { chainViewOf } from '../src/run/chain.js';
+import { blockJson } from '../src/analyses/block-text.js';
+import { runJson } from '../src/analyses/runs.js';
 import { exportPass as makeExportPass } from '../src/run/export.js';
 
 const exportPass = makeExportPass();
@@ -182,6 +185,8 @@ const ORDER: Record<string, string> = {
   deliveries: 'deliveryId',
   syscalls: 'deliveryId, syscallNum, crankNum, micros',
   cranks: 'crankNum, startTime',
+  blocks: 'height, again, abandoned, firstCrank',
+  runs: 'height, again, run, phase, firstCrank',
   vats: 'vatID',
 };
 const asSqlite = (rows: Row[]): Row[] =>
@@ -261,5 +266,58 @@ describe('export: a dataset of several slogs', () => {
     expect(sourceNames(['x/chain.slog.gz', undefined], 'node1-')).toEqual(['node1-chain.slog.gz', 'node1-stdin']);
     expect(sourceNames(['a b/=odd name?.slog', '.hidden.slog', '__'])).toEqual(['odd_name_.slog', 'hidden.slog', 'slog']);
     expect(() => sourceNames(['a/x.slog', 'b/x.slog'])).toThrow(/both be source=x.slog/);
+  });
+});
+
+describe('export: the chain view\'s tables', () => {
+  it('blocks and runs hold what blocks --json and runs --json give, every execution (chain-A: a restart)', async () => {
+    const file = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+    const blocks: Array<Record<string, unknown>> = [];
+    const runs: Array<Record<string, unknown>> = [];
+    await chainViewOf({ inputs: [file], onBlock: (row) => blocks.push(blockJson(row)), onRun: (row) => runs.push(runJson(row)) });
+    expect(blocks.length).toBeGreaterThan(100);
+    expect(blocks.some((b) => b.abandoned === true)).toBe(true);
+    for (const format of ['parquet', 'sqlite'] as const) {
+      const summary = await exportTo(format, [file]);
+      const run =
+        format === 'parquet'
+          ? (await duckdb(summary.to)).run
+          : (sql: string): Row[] => sqlite(summary.to)(sql.replaceAll('FROM blocks', 'FROM block').replaceAll('FROM runs', 'FROM run'));
+      const bool = (v: unknown): boolean => v === true || v === 1;
+      const tableBlocks = await run('SELECT * FROM blocks');
+      expect(tableBlocks.length, format).toBe(blocks.length);
+      // Rows in slog order: block by block, the same figures.
+      const key = (r: Row): string => `${String(r.height)} ${bool(r.abandoned)} ${bool(r.again)}`;
+      const byKey = new Map(tableBlocks.map((r) => [key(r), r]));
+      for (const b of blocks) {
+        const r = byKey.get(key(b));
+        expect(r, key(b)).toBeDefined();
+        expect(num(r?.cranks)).toBe(b.cranks);
+        expect(num(r?.deliveries)).toBe(b.deliveries);
+        expect(num(r?.computrons)).toBe(b.computrons);
+        expect(r?.usedBeans === null ? null : num(r?.usedBeans)).toBe(b.usedBeans);
+        expect(JSON.parse(String(r?.runsByPhase))).toEqual(b.runs);
+        expect(JSON.parse(String(r?.inbound))).toEqual(b.inbound);
+        expect(bool(r?.committed)).toBe(b.committed);
+      }
+      const tableRuns = await run('SELECT * FROM runs');
+      expect(tableRuns.length, format).toBe(runs.length);
+      const sum = (rows: Array<Record<string, unknown>>, f: string): number => rows.reduce((a, r) => a + num(r[f]), 0);
+      for (const f of ['cranks', 'deliveries', 'computrons', 'usedBeans']) expect(sum(tableRuns, f), f).toBe(sum(runs, f));
+      const triggers = (rows: Array<Record<string, unknown>>, kind: (r: Record<string, unknown>) => unknown): Record<string, number> => {
+        const out: Record<string, number> = {};
+        for (const r of rows) out[String(kind(r))] = (out[String(kind(r))] ?? 0) + 1;
+        return out;
+      };
+      expect(triggers(tableRuns, (r) => r.trigger)).toEqual(triggers(runs, (r) => (r.trigger as { kind: string }).kind));
+    }
+  });
+
+  it('a slog without blocks: empty blocks and runs tables that SQL still reads', async () => {
+    const summary = await exportTo('parquet', [SLOGS['a-local-3'] as string]);
+    expect(summary.sources[0]?.rows.blocks).toBe(0);
+    const db = await duckdb(summary.to);
+    expect(await db.run('SELECT count(*) AS n FROM blocks')).toEqual([{ n: 0 }]);
+    expect(await db.run('SELECT count(*) AS n FROM runs')).toEqual([{ n: 0 }]);
   });
 });

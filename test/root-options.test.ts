@@ -55,6 +55,7 @@ describe('a render option the subcommand does not have, before its name, is a us
   ];
   it.each(cases)('%s: status 2, one line naming the option', async (_what, args, message) => {
     const r = await runMain(args);
-    expect(r).toEqual({ status: 2, signal: null, stdout: '', stderr: `slogulate: ${message} (see slogulate ${message.split(' ').pop()} --help)\n` });
+    const { status, signal, stdout, stderr } = r;
+    expect({ status, signal, stdout, stderr }).toEqual({ status: 2, signal: null, stdout: '', stderr: `slogulate: ${message} (see slogulate ${message.split(' ').pop()} --help)\n` });
   });
 });

@@ -7,15 +7,19 @@
 import { main } from '../src/cli/main.js';
 import type { CliResult } from './helpers.js';
 
-export async function runMain(args: string[]): Promise<CliResult> {
+/** `both`: stdout and stderr as one text, in the order they were written (a shell's `2>&1`). */
+export async function runMain(args: string[]): Promise<CliResult & { both: string }> {
   const out: string[] = [];
   const err: string[] = [];
+  const both: string[] = [];
   const stdoutWrite = process.stdout.write;
   const stderrWrite = process.stderr.write;
   const capture =
     (into: string[]) =>
     (chunk: string | Uint8Array, ...rest: unknown[]): boolean => {
-      into.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+      const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      into.push(text);
+      both.push(text);
       const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
       done?.();
       return true;
@@ -37,5 +41,5 @@ export async function runMain(args: string[]): Promise<CliResult> {
     if (savedColor === undefined) delete process.env.NO_COLOR;
     else process.env.NO_COLOR = savedColor;
   }
-  return { status, signal: null, stdout: out.join(''), stderr: err.join('') };
+  return { status, signal: null, stdout: out.join(''), stderr: err.join(''), both: both.join('') };
 }

@@ -16,7 +16,10 @@
  * Definitions (every time in the result is in MICROSECONDS):
  * - a syscall's time is its syscall-result's time minus its syscall's (as in
  *   the `--timing` text); a syscall without a result is counted in
- *   `unanswered` and left out of the times;
+ *   `unanswered` and left out of the times; a total of syscall times adds
+ *   up each crank's first, then the cranks' (so that a crank of many
+ *   syscalls, which spills them as it goes, model/assembler.ts, adds up to
+ *   the same bits);
  * - a delivery is one `deliver` entry and its `deliver-result` (a crank can hold
  *   more than one: a message then a bringOutYourDead before a heap snapshot);
  *   its time is deliver-result.time - deliver.time, its computrons the
@@ -30,7 +33,7 @@
  *   `slogulate top`.
  */
 import type { CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
+import type { Crank, CrankItem, SyscallPair } from '../model/crank.js';
 import { isDelivery, isReplay, syscallName } from '../model/crank.js';
 import { vatOf } from '../scan/entry-types.js';
 import { ReplayTally, type ReplayStats } from './replays.js';
@@ -40,9 +43,11 @@ import { mergeReads, type Reads } from '../scan/reads.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
 import { SelectedCranks, SPAN_READS, type TimeSpan } from './selected-cranks.js';
 import type { SelectionSpec } from './selection.js';
+import { TriggerTally, type TriggerStats } from './triggers.js';
 
 export type { DurationStats } from './histogram.js';
 export type { TimeSpan } from './selected-cranks.js';
+export type { TriggerStats } from './triggers.js';
 
 /** The vat key used for a delivery crank whose vat the slog does not say. */
 export { NO_VAT } from '../model/vats.js';
@@ -119,6 +124,8 @@ export interface SlogAggregate {
   vats: VatCrankStats[];
   /** Sum of every selected delivery's computrons; absent when the slog has none. */
   computrons?: number;
+  /** Cranks, deliveries and computrons by the trigger of the chain run they ran in (empty for a slog without runs). */
+  deliveriesByTrigger: TriggerStats[];
   /** Transcript replays (vats paged in), per vat: not counted above. */
   replays: ReplayStats[];
   /** Crank executions a restart abandoned (run again after it): not counted above. */
@@ -158,6 +165,35 @@ class DeliveryAcc {
 class SyscallAcc {
   readonly times = new MicrosHistogram();
   unanswered = 0;
+  /**
+   * The time of this type's syscalls in the crank being added, µs: the
+   * total takes it once per crank, so that a crank adds up the same whether
+   * it spilled or not (floating-point sums depend on their order).
+   */
+  crankMicros = 0;
+  inCrank = false;
+}
+
+/** A crank's syscalls folded at its spills (model/assembler.ts): all, and by type. */
+class SpilledSyscalls {
+  readonly all = new SyscallAcc();
+  readonly byType = new Map<string, SyscallAcc>();
+
+  add(pair: SyscallPair): void {
+    const type = syscallName(pair);
+    let acc = this.byType.get(type);
+    if (!acc) {
+      acc = new SyscallAcc();
+      this.byType.set(type, acc);
+    }
+    if (pair.result) {
+      acc.times.addSeconds(pair.seconds);
+      this.all.times.addSeconds(pair.seconds);
+    } else {
+      acc.unanswered += 1;
+      this.all.unanswered += 1;
+    }
+  }
 }
 
 interface VatAcc {
@@ -202,15 +238,40 @@ export class SlogAggregator implements CrankSink {
   private readonly byVatMethod = new Map<string, Map<string, DeliveryAcc>>();
   private readonly vatCranks = new Map<string, VatAcc>();
   private readonly replays = new ReplayTally();
+  private readonly triggers = new TriggerTally();
   private readonly abandonedRuns: AbandonedStats = { cranks: 0, deliveries: 0, syscalls: 0, crankTime: 0 };
+  /** The syscall accumulators the crank being added touched (their crankMicros go to their totals at its end). */
+  private readonly touched: SyscallAcc[] = [];
+  /** Cranks that spilled: their syscalls so far (added in if the crank is selected). */
+  private readonly spilled = new WeakMap<Crank, SpilledSyscalls>();
 
   constructor(config: SlogAggregatorConfig = {}) {
     const front: SelectedCranks = new SelectedCranks({
       selection: config.selection,
       vatNames: config.vatNames,
       onCrank: (crank) => this.add(crank),
+      onSpill: (crank) => this.fold(crank),
     });
     this.front = front;
+  }
+
+  /** The open crank spills: its held syscalls are folded apart (model/assembler.ts). */
+  spill(crank: Crank): void {
+    this.front.spill?.(crank);
+  }
+
+  private fold(crank: Crank): void {
+    let folded = this.spilled.get(crank);
+    if (!folded) {
+      folded = new SpilledSyscalls();
+      this.spilled.set(crank, folded);
+    }
+    const items = crank.items;
+    for (let i = crank.spilled ?? 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      // A vat paged in: its replayed transcript is not this crank's work.
+      if (item.kind === 'syscall' && !item.replay) folded.add(item);
+    }
   }
 
   /** The vat names learned so far (annotations first). */
@@ -243,6 +304,7 @@ export class SlogAggregator implements CrankSink {
     if (!delivery) {
       this.counts.routing += 1;
       if (crank.finish) this.routingCrankTimes.addSeconds(crank.timing.total);
+      this.triggers.add(crank, 0, undefined);
       return;
     }
     this.counts.delivery += 1;
@@ -257,23 +319,28 @@ export class SlogAggregator implements CrankSink {
     if (crank.finish && Number.isFinite(crank.timing.total)) vat.crankTime += crank.timing.total * 1_000_000;
 
     let pending: DeliverEntry | undefined;
+    let deliveries = 0;
+    let computrons: number | undefined;
+    if (crank.spilled !== undefined) this.addSpilled(crank);
+    const all = this.allSyscalls;
     for (const item of crank.items) {
       if (item.kind === 'entry') this.replays.entry(item.entry);
       // A vat paged in: its replayed transcript is not this crank's work.
       if (isReplay(item)) continue;
       if (item.kind === 'syscall') {
-        const type = syscallName(item);
-        let acc = this.syscallTypes.get(type);
-        if (!acc) {
-          acc = new SyscallAcc();
-          this.syscallTypes.set(type, acc);
-        }
+        const acc = this.syscallAcc(syscallName(item));
         if (item.result) {
-          acc.times.addSeconds(item.seconds);
-          this.allSyscalls.times.addSeconds(item.seconds);
+          const micros = item.seconds * 1_000_000;
+          if (acc.times.countMicros(micros)) {
+            all.times.countMicros(micros);
+            if (!acc.inCrank) this.touch(acc);
+            if (!all.inCrank) this.touch(all);
+            acc.crankMicros += micros;
+            all.crankMicros += micros;
+          }
         } else {
           acc.unanswered += 1;
-          this.allSyscalls.unanswered += 1;
+          all.unanswered += 1;
         }
         continue;
       }
@@ -282,11 +349,58 @@ export class SlogAggregator implements CrankSink {
         pending = entry as DeliverEntry;
       } else if (entry.type === 'deliver-result') {
         const result = entry as DeliverResultEntry;
-        if (pending) this.addDelivery(vat, vatID, pending, result);
-        else this.addLoneResult(vat, vatID, result);
+        if (pending) {
+          this.addDelivery(vat, vatID, pending, result);
+          deliveries += 1;
+        } else this.addLoneResult(vat, vatID, result);
+        if (result.computrons !== undefined) computrons = (computrons ?? 0) + result.computrons;
         pending = undefined;
       }
     }
+    this.triggers.add(crank, deliveries, computrons);
+    this.endCrank();
+  }
+
+  private syscallAcc(type: string): SyscallAcc {
+    let acc = this.syscallTypes.get(type);
+    if (!acc) {
+      acc = new SyscallAcc();
+      this.syscallTypes.set(type, acc);
+    }
+    return acc;
+  }
+
+  private touch(acc: SyscallAcc): void {
+    acc.inCrank = true;
+    acc.crankMicros = 0;
+    this.touched.push(acc);
+  }
+
+  /** The crank's syscall times go to the totals, one sum per accumulator. */
+  private endCrank(): void {
+    const touched = this.touched;
+    for (let i = 0; i < touched.length; i += 1) {
+      const acc = touched[i] as SyscallAcc;
+      acc.times.addToTotal(acc.crankMicros);
+      acc.crankMicros = 0;
+      acc.inCrank = false;
+    }
+    touched.length = 0;
+  }
+
+  /** A selected crank that spilled: what its spills folded is counted, and its sums go on from there. */
+  private addSpilled(crank: Crank): void {
+    const folded = this.spilled.get(crank);
+    if (!folded) return;
+    const take = (acc: SyscallAcc, from: SyscallAcc): void => {
+      acc.times.absorbCounts(from.times);
+      acc.unanswered += from.unanswered;
+      if (from.times.count === 0) return;
+      if (!acc.inCrank) this.touch(acc);
+      acc.crankMicros = from.times.total;
+    };
+    for (const [type, from] of folded.byType) take(this.syscallAcc(type), from);
+    take(this.allSyscalls, folded.all);
   }
 
   /** A deliver-result whose deliver the slog lacks (it starts in the middle): not a delivery, but its computrons count. */
@@ -394,6 +508,7 @@ export class SlogAggregator implements CrankSink {
       deliveriesByVat,
       deliveriesByVatMethod,
       vats: vatRows,
+      deliveriesByTrigger: this.triggers.result(),
       replays: this.replays.rows((vatID) => vats.lookup(vatID), compareVatIDs),
       abandoned: { ...this.abandonedRuns },
     };

@@ -126,6 +126,14 @@ function sectionTable(section: CompareSection, rows: CompareRow[], perRound: boo
         columns: [left('syscall'), ...numCols],
         rows: rows.map((r) => [r.subtype ?? totalsLabel(section), ...numbers(r)]),
       };
+    case 'blocks':
+    case 'blockTime':
+      return {
+        title: section.title,
+        columns: [left('per busy block'), ...numCols],
+        rows: rows.map((r) => [r.subtype === 'busy' ? 'busy blocks' : `${r.subtype ?? ''} ${r.stat ?? ''}`.trim(), ...numbers(r)]),
+        note: section.id === 'blockTime' ? 'end-block-start to end-block-finish' : perRound ? 'per block, not per round' : undefined,
+      };
     case 'time':
       return {
         title: section.title,

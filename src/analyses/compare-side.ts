@@ -15,14 +15,15 @@
 import type { CrankSink } from '../model/assembler.js';
 import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
-import { isReplay, syscallName } from '../model/crank.js';
+import { isReplay, syscallName, type CrankItem } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
+import { BusyBlocks, type BlockFigures } from './block-figures.js';
 import { deliveryMethod } from './delivery-method.js';
 import { MicrosHistogram, type DurationStats } from './histogram.js';
 import { RoundFilter, type Round, type Rounds } from './rounds.js';
 import { SelectedCranks } from './selected-cranks.js';
-import type { SelectionSpec } from './selection.js';
+import { CrankSelection, type SelectionSpec } from './selection.js';
 
 /** The method key of syscalls made before any delivery of their crank. */
 export const NO_METHOD = '<none>';
@@ -49,12 +50,48 @@ export interface SideData {
   syscalls: Map<string, Map<string, Map<string, number>>>;
   /** method -> delivery times (µs) across every vat. */
   methodTimes: Map<string, DurationStats>;
+  /** Per busy chain block (block-figures.ts); absent for a slog without chain blocks. */
+  blocks?: BlockFigures;
+}
+
+/** A crank's syscalls folded at its spills: method -> syscall type -> count, and the method its last spill ended in. */
+interface SpilledCounts {
+  methods: Map<string, Map<string, number>>;
+  method: string;
+}
+
+/** Adds one to `type` under `method`. */
+function countSyscall(methods: Map<string, Map<string, number>>, method: string, type: string): void {
+  let types = methods.get(method);
+  if (!types) {
+    types = new Map();
+    methods.set(method, types);
+  }
+  types.set(type, (types.get(type) ?? 0) + 1);
 }
 
 /** Counts syscalls by vat+method+type and times deliveries by method, for selected cranks. */
 class ScopedCounts {
   readonly syscalls = new Map<string, Map<string, Map<string, number>>>();
   readonly methodTimes = new Map<string, MicrosHistogram>();
+  private readonly spilled = new WeakMap<Crank, SpilledCounts>();
+
+  /** The open crank spills (model/assembler.ts): its held syscalls are counted apart, by the method they ran under. */
+  fold(crank: Crank): void {
+    let folded = this.spilled.get(crank);
+    if (!folded) {
+      folded = { methods: new Map(), method: NO_METHOD };
+      this.spilled.set(crank, folded);
+    }
+    const items = crank.items;
+    // The items a spill saw before are the crank's other entries: the method goes on from where that spill left it.
+    for (let i = crank.spilled ?? 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      if (isReplay(item)) continue;
+      if (item.kind === 'syscall') countSyscall(folded.methods, folded.method, syscallName(item));
+      else if (item.entry.type === 'deliver') folded.method = deliveryMethod(item.entry as DeliverEntry);
+    }
+  }
 
   add(crank: Crank): void {
     if (crank.crankType === 'routing') return;
@@ -63,6 +100,17 @@ class ScopedCounts {
     if (!methods) {
       methods = new Map();
       this.syscalls.set(vatID, methods);
+    }
+    const folded = crank.spilled === undefined ? undefined : this.spilled.get(crank);
+    if (folded) {
+      for (const [method, types] of folded.methods) for (const [type, n] of types) {
+        let mine = methods.get(method);
+        if (!mine) {
+          mine = new Map();
+          methods.set(method, mine);
+        }
+        mine.set(type, (mine.get(type) ?? 0) + n);
+      }
     }
     let method = NO_METHOD;
     let pending: DeliverEntry | undefined;
@@ -98,7 +146,7 @@ class ScopedCounts {
   }
 }
 
-/** Hands every entry and crank to each of several sinks. */
+/** Hands every entry and crank to each of several sinks (each of them spills: the aggregator, the scoped counts' front, the blocks). */
 class Tee implements CrankSink {
   constructor(private readonly sinks: CrankSink[]) {}
   entry(entry: SlogEntry, line: number): void {
@@ -106,6 +154,9 @@ class Tee implements CrankSink {
   }
   crank(crank: Crank): void {
     for (const s of this.sinks) s.crank(crank);
+  }
+  spill(crank: Crank): void {
+    for (const s of this.sinks) s.spill?.(crank);
   }
 }
 
@@ -117,6 +168,7 @@ export class CompareSide {
   readonly sink: ExecutionSink;
   private readonly aggregator: SlogAggregator;
   private readonly scoped = new ScopedCounts();
+  private readonly blocks: BusyBlocks;
   private cranksSeen = 0;
 
   constructor(private readonly config: SideConfig) {
@@ -125,8 +177,12 @@ export class CompareSide {
       selection: config.selection,
       vatNames: config.vatNames,
       onCrank: (crank) => this.scoped.add(crank),
+      onSpill: (crank) => this.scoped.fold(crank),
     });
-    const both = new Tee([this.aggregator, scopedFront]);
+    // After the aggregator in the tee: its vat names are learned before a block's crank is matched.
+    const selection = new CrankSelection(config.selection ?? {}, this.aggregator.vats);
+    this.blocks = new BusyBlocks((crank) => selection.matches(crank));
+    const both = new Tee([this.aggregator, scopedFront, this.blocks]);
     const front = config.rounds ? new RoundFilter(config.rounds, both, config.slog, config.marksInSlog ?? true) : both;
     this.sink = {
       entry: (entry, line) => front.entry(entry, line),
@@ -134,8 +190,12 @@ export class CompareSide {
         this.cranksSeen += 1;
         front.crank(crank);
       },
-      // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds).
-      abandoned: (crank) => this.aggregator.abandoned(crank),
+      spill: (crank) => front.spill?.(crank),
+      // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds); they ran in their block.
+      abandoned: (crank) => {
+        this.aggregator.abandoned(crank);
+        this.blocks.abandoned(crank);
+      },
     };
   }
 
@@ -150,6 +210,8 @@ export class CompareSide {
       methodTimes,
     };
     if (this.config.rounds) data.rounds = this.config.rounds.all;
+    const blocks = this.blocks.result();
+    if (blocks) data.blocks = blocks;
     return data;
   }
 }

@@ -22,6 +22,7 @@
  */
 import { compareVatIDs, type DeliveryStats, type SlogAggregate } from './aggregate.js';
 import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from './vat-match.js';
+import type { BlockFigures } from './block-figures.js';
 import type { SideData } from './compare-side.js';
 import type { DurationStats } from './histogram.js';
 import {
@@ -40,10 +41,23 @@ import {
 } from './thresholds.js';
 
 export const COMPARE_JSON_FORMAT = 'slogulate-compare';
-/** 2: vats matched by name (rows' baseVatID, headVatID, vatMatch; the `vats` list). */
+/**
+ * 2: vats matched by name (rows' baseVatID, headVatID, vatMatch; the `vats`
+ * list). Added within version 2 (new sections, no field renamed or removed):
+ * `replays`; `blocks` and `blockTime` (chain slogs: per busy block).
+ */
 export const COMPARE_JSON_VERSION = 2;
 
-export type SectionID = 'cranks' | 'deliveriesByVat' | 'deliveriesByVatMethod' | 'syscallsByType' | 'computronsByVat' | 'replays' | 'time';
+export type SectionID =
+  | 'cranks'
+  | 'deliveriesByVat'
+  | 'deliveriesByVatMethod'
+  | 'syscallsByType'
+  | 'computronsByVat'
+  | 'replays'
+  | 'blocks'
+  | 'time'
+  | 'blockTime';
 
 export interface CompareRow {
   /** The row as a `--fail-on` metric: `syscalls.send`, `time.p95,vat=v9,method=foo`. */
@@ -339,6 +353,39 @@ function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number,
   return { id: 'time', title: 'Delivery times (wall clock: noisy)', deterministic: false, unit: 'µs', rows };
 }
 
+/**
+ * Per busy chain block (block-figures.ts), where either slog has chain
+ * blocks: how many, and their computrons (deterministic), then the time
+ * SwingSet worked on each (noisy). Not divided by rounds: per block already.
+ */
+function blockSections(base: SideData, head: SideData): { counts: CompareSection; time: CompareSection } | undefined {
+  const b = base.blocks;
+  const h = head.blocks;
+  if (!b && !h) return undefined;
+  const value = (f: BlockFigures | undefined, pick: (f: BlockFigures) => number): number => (f ? pick(f) : 0);
+  const r = (name: string, pick: (f: BlockFigures) => number, fields: Partial<CompareRow>): CompareRow => row(name, value(b, pick), value(h, pick), fields);
+  return {
+    counts: {
+      id: 'blocks',
+      title: 'Per busy block (chain blocks that ran cranks)',
+      deterministic: true,
+      unit: 'computrons',
+      rows: [
+        r('blocks.busy', (f) => f.busy, { subtype: 'busy' }),
+        r('blocks.computrons.mean', (f) => f.computrons.mean, { subtype: 'computrons', stat: 'mean' }),
+        r('blocks.computrons.p95', (f) => f.computrons.p95, { subtype: 'computrons', stat: 'p95' }),
+      ],
+    },
+    time: {
+      id: 'blockTime',
+      title: 'End-block time per busy block (wall clock: noisy)',
+      deterministic: false,
+      unit: 'µs',
+      rows: [r('blocks.time.mean', (f) => f.time.mean, { subtype: 'time', stat: 'mean' }), r('blocks.time.p95', (f) => f.time.p95, { subtype: 'time', stat: 'p95' })],
+    },
+  };
+}
+
 function vatPair(m: VatMatch): VatPair {
   return { key: m.key, ...(m.name === undefined ? {} : { vatName: m.name }), base: m.base ?? null, head: m.head ?? null, matchedBy: m.by };
 }
@@ -359,7 +406,10 @@ export function compareSides(base: SideData, head: SideData): Comparison {
   if (b.computrons !== undefined || h.computrons !== undefined) sections.push(computronsByVat(b, h, bd, hd, keys));
   // Only where a replay replayed something: every vat replays an empty transcript when it is created.
   if ([...b.replays, ...h.replays].some((r) => r.deliveries > 0)) sections.push(replaysByVat(b, h, bd, hd, keys));
+  const blocks = blockSections(base, head);
+  if (blocks) sections.push(blocks.counts);
   sections.push(timeSection(b, h, bd, hd, keys));
+  if (blocks) sections.push(blocks.time);
   return {
     base: summary(base),
     head: summary(head),
@@ -434,6 +484,13 @@ function sideValue(side: SideData, metric: Metric, scope: Scope): number | undef
       if (scoped && !rows.length) return undefined;
       return rows.reduce((n, r) => n + r.deliveries, 0) / div;
     }
+    case 'blocks': {
+      const f = side.blocks;
+      if (!f) return undefined;
+      if (metric.subtype === 'busy') return f.busy;
+      const stats = metric.subtype === 'computrons' ? f.computrons : f.time;
+      return metric.stat === 'p95' ? stats.p95 : stats.mean;
+    }
     case 'time': {
       const stat = metric.stat ?? 'total';
       let stats: DurationStats | undefined;
@@ -470,6 +527,7 @@ export function comparisonLookup(base: SideData, head: SideData): MetricLookup {
     const b = lookup(base, match?.base);
     const h = lookup(head, match?.head);
     if (b === undefined && h === undefined) {
+      if (metric.kind === 'blocks') throw new ThresholdError(`${metric.name}: neither slog has chain blocks`);
       // An unscoped total exists even when empty: only scopes and syscall types can miss.
       return undefined;
     }

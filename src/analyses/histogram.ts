@@ -54,7 +54,16 @@ export class MicrosHistogram {
 
   /** Adds a duration in microseconds. Non-finite values are ignored. */
   addMicros(micros: number): void {
-    if (!Number.isFinite(micros)) return;
+    if (this.countMicros(micros)) this.sum += micros;
+  }
+
+  /**
+   * Counts a duration in microseconds but leaves it out of the total: the
+   * caller adds a sum of several at once (`addToTotal`). False (and nothing
+   * counted) when it is not finite.
+   */
+  countMicros(micros: number): boolean {
+    if (!Number.isFinite(micros)) return false;
     const bucket = Math.round(micros);
     if (bucket >= 0 && bucket < DENSE_MAX) {
       const dense = bucket < this.dense.length ? this.dense : this.grow(bucket);
@@ -64,9 +73,30 @@ export class MicrosHistogram {
       this.sparse.set(bucket, (this.sparse.get(bucket) ?? 0) + 1);
     }
     this.n += 1;
-    this.sum += micros;
     if (micros < this.lo) this.lo = micros;
     if (micros > this.hi) this.hi = micros;
+    return true;
+  }
+
+  /** Adds to the total durations counted with `countMicros`, µs. */
+  addToTotal(micros: number): void {
+    this.sum += micros;
+  }
+
+  /** Counts every duration `other` counted (not its total: see `addToTotal`). */
+  absorbCounts(other: MicrosHistogram): void {
+    const dense = other.dense;
+    for (let bucket = 0; bucket < dense.length; bucket += 1) {
+      const count = dense[bucket] as number;
+      if (count === 0) continue;
+      const mine = bucket < this.dense.length ? this.dense : this.grow(bucket);
+      if (mine[bucket] === 0) this.denseDistinct += 1;
+      mine[bucket] = (mine[bucket] as number) + count;
+    }
+    for (const [bucket, count] of other.sparse) this.sparse.set(bucket, (this.sparse.get(bucket) ?? 0) + count);
+    this.n += other.n;
+    if (other.lo < this.lo) this.lo = other.lo;
+    if (other.hi > this.hi) this.hi = other.hi;
   }
 
   /** Room for `bucket` in the array (a power of two, at least 64). */

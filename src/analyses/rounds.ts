@@ -16,7 +16,7 @@
  * benchmark prints it before the round runs); a mark that arrives too late is
  * an error rather than a silently wrong count. Memory: one record per round.
  */
-import type { CrankSink } from '../model/assembler.js';
+import { forwardSpill, type CrankSink } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import type { ConsoleEntry, SlogEntry } from '../scan/entry-types.js';
 
@@ -124,6 +124,9 @@ export class Rounds {
  * `inner.entry` as their crank-start and plain items, for names.
  */
 export class RoundFilter implements CrankSink {
+  /** The inner sink's (a crank that is in no round leaves what it folded unused). */
+  readonly spill: ((crank: Crank) => void) | undefined;
+
   constructor(
     readonly rounds: Rounds,
     private readonly inner: CrankSink,
@@ -131,7 +134,9 @@ export class RoundFilter implements CrankSink {
     private readonly slogName: string,
     /** Read marks from the slog's console entries (false when they came from a console log). */
     private readonly readConsole = true,
-  ) {}
+  ) {
+    this.spill = forwardSpill(inner);
+  }
 
   entry(entry: SlogEntry, line: number): void {
     this.noteConsole(entry, `${this.slogName}:${line}`);

@@ -8,7 +8,7 @@
  * which is the same order the text render learns them in.
  */
 import type { CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
+import type { Crank, CrankItem } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { CrankSelection, type SelectionSpec } from './selection.js';
@@ -41,6 +41,41 @@ export interface SelectedCranksConfig {
   vatNames?: ReadonlyMap<string, string>;
   /** Receives each selected crank, in slog order. */
   onCrank: (crank: Crank) => void;
+  /**
+   * Told when the open crank spills (model/assembler.ts), whether it will
+   * be selected or not: the analysis folds the crank's held syscalls into
+   * its figures for that crank, and adds them in if the crank comes to
+   * `onCrank`. Without it, the front does not spill (every item is kept).
+   */
+  onSpill?: (crank: Crank) => void;
+}
+
+/** A crank's first and last entry time so far. */
+interface Times {
+  first: number | undefined;
+  last: number | undefined;
+}
+
+/** Notes in `times` the time of each item from `from` on (a syscall's call, then its result). */
+function itemTimes(crank: Crank, from: number, times: Times): void {
+  const items = crank.items;
+  for (let i = from; i < items.length; i += 1) {
+    const item = items[i] as CrankItem;
+    let time: unknown;
+    if (item.kind === 'entry') time = item.entry.time;
+    else {
+      time = item.call.time;
+      if (typeof time === 'number' && Number.isFinite(time)) {
+        times.first ??= time;
+        times.last = time;
+      }
+      time = item.result?.time;
+    }
+    if (typeof time === 'number' && Number.isFinite(time)) {
+      times.first ??= time;
+      times.last = time;
+    }
+  }
 }
 
 export class SelectedCranks implements CrankSink {
@@ -50,6 +85,10 @@ export class SelectedCranks implements CrankSink {
   cranksSeen = 0;
   cranksSelected = 0;
   private readonly onCrank: (crank: Crank) => void;
+  /** The times of cranks' spilled items (a crank the restart logic holds may spill after the next began: one each). */
+  private readonly spilledTimes = new WeakMap<Crank, Times>();
+  /** Present when the analysis behind spills too. */
+  readonly spill: ((crank: Crank) => void) | undefined;
   private firstTime: number | undefined;
   private lastTime: number | undefined;
   private selFirst: number | undefined;
@@ -62,6 +101,18 @@ export class SelectedCranks implements CrankSink {
     this.vats = new VatNames(config.vatNames);
     this.selection = new CrankSelection(config.selection ?? {}, this.vats);
     this.onCrank = config.onCrank;
+    const onSpill = config.onSpill;
+    this.spill = onSpill
+      ? (crank) => {
+          let times = this.spilledTimes.get(crank);
+          if (!times) {
+            times = { first: undefined, last: undefined };
+            this.spilledTimes.set(crank, times);
+          }
+          itemTimes(crank, crank.spilled ?? 0, times);
+          onSpill(crank);
+        }
+      : undefined;
   }
 
   entry(entry: SlogEntry): void {
@@ -80,12 +131,22 @@ export class SelectedCranks implements CrankSink {
     // The crank's first and last times, kept here and noted once (every item has one, mostly).
     let first: number | undefined;
     let last: number | undefined;
-    for (const item of crank.items) {
+    // Items a spill saw: their times were noted then (their names are learned now, in crank order).
+    const seen = crank.spilled ?? 0;
+    if (crank.spilled !== undefined) {
+      const times = this.spilledTimes.get(crank);
+      first = times?.first;
+      last = times?.last;
+    }
+    const items = crank.items;
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
       let time: unknown;
       if (item.kind === 'entry') {
         const entry = item.entry;
         // Only these name vats (VatNames.observe).
         if (entry.type === 'create-vat' || entry.type === 'crank-start') this.vats.observe(entry);
+        if (i < seen) continue;
         time = entry.time;
       } else {
         time = item.call.time;

@@ -1,6 +1,9 @@
 /**
- * Crank and vat selection: `--cranks 7215-7495,8000,9000-` and `--vat v46`
- * (repeatable; a vat name from the slog or the annotations works too).
+ * Crank and vat selection: `--cranks 7215-7495,8000,9000-`, `--vat v46`
+ * (repeatable; a vat name from the slog or the annotations works too) and
+ * `--blocks 85,100-120,13499082-` (the cranks a chain block ran: between its
+ * begin-block and its end-block-finish, model/chain.ts). Given together,
+ * a crank must match all of them.
  */
 import type { Crank } from '../model/crank.js';
 import type { VatNames } from '../model/vats.js';
@@ -13,21 +16,31 @@ export interface CrankRange {
 
 export class SelectionError extends Error {}
 
-/** Parses `7215-7495,8000,9000-` (also `-100` for 0-100). */
-export function parseCrankRanges(text: string): CrankRange[] {
+/** Parses `7215-7495,8000,9000-` (also `-100` for 0-100); `what` names the numbers in errors (`crank`, `block`). */
+export function parseRanges(text: string, what: string): CrankRange[] {
   const ranges: CrankRange[] = [];
   for (const raw of text.split(',')) {
     const part = raw.trim();
     const m = /^(\d*)(-?)(\d*)$/.exec(part);
     if (!part || !m || (!m[1] && !m[3])) {
-      throw new SelectionError(`bad crank range "${part}" (expected N, N-M, N- or -M, separated by commas)`);
+      throw new SelectionError(`bad ${what} range "${part}" (expected N, N-M, N- or -M, separated by commas)`);
     }
     const from = m[1] ? Number(m[1]) : 0;
     const to = m[2] ? (m[3] ? Number(m[3]) : Infinity) : from;
-    if (to < from) throw new SelectionError(`bad crank range "${part}" (${to} is before ${from})`);
+    if (to < from) throw new SelectionError(`bad ${what} range "${part}" (${to} is before ${from})`);
     ranges.push({ from, to });
   }
   return ranges;
+}
+
+/** Parses `7215-7495,8000,9000-` (also `-100` for 0-100). */
+export function parseCrankRanges(text: string): CrankRange[] {
+  return parseRanges(text, 'crank');
+}
+
+/** Is `n` in one of the ranges? */
+export function inRanges(ranges: readonly CrankRange[], n: number): boolean {
+  return ranges.some((r) => n >= r.from && n <= r.to);
 }
 
 export function formatCrankRanges(ranges: readonly CrankRange[]): string {
@@ -40,6 +53,13 @@ export interface SelectionSpec {
   cranks?: CrankRange[];
   /** Vat IDs (`v46`) or names (`walletFactory`), matched when the crank is seen. */
   vats?: string[];
+  /** Chain block heights: the cranks each block ran (a crank outside every block matches none). */
+  blocks?: CrankRange[];
+}
+
+/** Does the spec select anything less than every crank? */
+export function isSelecting(spec: SelectionSpec): boolean {
+  return !!(spec.cranks?.length || spec.vats?.length || spec.blocks?.length);
 }
 
 /**
@@ -54,13 +74,21 @@ export class CrankSelection {
   ) {}
 
   get isAll(): boolean {
-    return !this.spec.cranks?.length && !this.spec.vats?.length;
+    return !isSelecting(this.spec);
   }
 
   hasCrank(crankNum: number): boolean {
     const ranges = this.spec.cranks;
     if (!ranges?.length) return true;
-    return ranges.some((r) => crankNum >= r.from && crankNum <= r.to);
+    return inRanges(ranges, crankNum);
+  }
+
+  /** Did the crank run in one of the selected blocks (any crank, without --blocks)? */
+  hasBlock(crank: Crank): boolean {
+    const ranges = this.spec.blocks;
+    if (!ranges?.length) return true;
+    const height = crank.block?.height;
+    return height !== undefined && inRanges(ranges, height);
   }
 
   hasVat(vatID: string | undefined): boolean {
@@ -74,6 +102,7 @@ export class CrankSelection {
   /** Routing cranks have no vat: a --vat selection leaves them out. */
   matches(crank: Crank): boolean {
     if (!this.hasCrank(crank.crankNum)) return false;
+    if (!this.hasBlock(crank)) return false;
     if (this.spec.vats?.length && crank.crankType === 'routing') return false;
     return this.hasVat(crank.vatID);
   }
@@ -89,6 +118,7 @@ export class CrankSelection {
     const parts: string[] = [];
     if (this.spec.cranks?.length) parts.push(`cranks ${formatCrankRanges(this.spec.cranks)}`);
     if (this.spec.vats?.length) parts.push(`vat ${this.spec.vats.join(', ')}`);
+    if (this.spec.blocks?.length) parts.push(`${this.spec.blocks.length === 1 && this.spec.blocks[0]?.from === this.spec.blocks[0]?.to ? 'block' : 'blocks'} ${formatCrankRanges(this.spec.blocks)}`);
     return parts.join(' and ') || 'all cranks';
   }
 }

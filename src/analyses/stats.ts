@@ -134,9 +134,33 @@ function replayTable(agg: SlogAggregate): Table {
   };
 }
 
+/** Cranks, deliveries and computrons by the trigger of their chain run (chain slogs only). */
+function triggerTable(agg: SlogAggregate): Table {
+  const withComputrons = agg.computrons !== undefined;
+  const columns = [left('trigger'), right('cranks'), right('deliveries'), right('crank time µs')];
+  if (withComputrons) columns.push(right('computrons'), right('share'));
+  const all = agg.computrons ?? 0;
+  const rows = agg.deliveriesByTrigger.map((t) => {
+    const row = [t.trigger, `${t.cranks}`, `${t.deliveries}`, us(t.crankTime)];
+    if (withComputrons) row.push(t.computrons === undefined ? '' : `${t.computrons}`, all > 0 ? pct((t.computrons ?? 0) / all) : '');
+    return row;
+  });
+  const sum = (f: (t: SlogAggregate['deliveriesByTrigger'][number]) => number): number => agg.deliveriesByTrigger.reduce((n, t) => n + f(t), 0);
+  const total = ['all', `${sum((t) => t.cranks)}`, `${sum((t) => t.deliveries)}`, us(sum((t) => t.crankTime))];
+  if (withComputrons) total.push(`${all}`, all > 0 ? pct(1) : '');
+  rows.push(total);
+  return {
+    title: 'Deliveries by run trigger',
+    columns,
+    rows,
+    note: 'the chain run a crank ran in, by what came in just before it (bridge source and message type, mailbox, timer) or its phase; share: of all computrons',
+  };
+}
+
 /** Every table of `slogulate stats`, in print order. */
 export function statsTables(agg: SlogAggregate, slog: string): Table[] {
   const tables = [totalsTable(agg, slog), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg)];
+  if (agg.deliveriesByTrigger.length) tables.push(triggerTable(agg));
   if (replayedAny(agg)) tables.push(replayTable(agg));
   return tables;
 }

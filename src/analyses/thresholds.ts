@@ -15,7 +15,10 @@
  */
 
 /** What a metric counts. */
-export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'replays' | 'time';
+export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'replays' | 'time' | 'blocks';
+
+/** What a `blocks.*` metric measures per busy chain block (block-figures.ts). */
+export const BLOCK_METRICS = ['blocks.busy', 'blocks.computrons.mean', 'blocks.computrons.p95', 'blocks.time.mean', 'blocks.time.p95'] as const;
 
 /** Statistics of delivery times (µs) a `time.STAT` metric can name. */
 export const TIME_STATS = ['total', 'mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
@@ -25,7 +28,7 @@ export interface Metric {
   /** The canonical name: `cranks.delivery`, `syscalls.send`, `time.p95`, `computrons`... */
   name: string;
   kind: MetricKind;
-  /** cranks: `delivery` / `routing` (absent: all); syscalls: the syscall type (absent: all). */
+  /** cranks: `delivery` / `routing` (absent: all); syscalls: the syscall type (absent: all); blocks: `busy`, `computrons`, `time`. */
   subtype?: string;
   /** time: which statistic. */
   stat?: TimeStat;
@@ -59,6 +62,8 @@ export const THRESHOLD_GRAMMAR = [
   'expected METRIC[,vat=VAT][,method=METHOD]:LIMIT',
   '  METRIC: cranks, cranks.delivery, cranks.routing, cranks.abandoned, deliveries, syscalls, syscalls.TYPE (send, vatstoreGet...),',
   '          replays (deliveries replayed by vats paged in),',
+  '          blocks.busy, blocks.computrons.mean, blocks.computrons.p95, blocks.time.mean, blocks.time.p95',
+  '          (chain slogs: per block that ran cranks; time: end-block time, µs),',
   `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs)`,
   '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base)',
   "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
@@ -74,6 +79,11 @@ function metricFrom(text: string): Metric {
   if (text.startsWith('syscalls.') && text.length > 'syscalls.'.length) {
     return { name: text, kind: 'syscalls', subtype: text.slice('syscalls.'.length) };
   }
+  if ((BLOCK_METRICS as readonly string[]).includes(text)) {
+    const [, subtype, stat] = text.split('.') as [string, string, TimeStat | undefined];
+    return { name: text, kind: 'blocks', subtype, ...(stat === undefined ? {} : { stat }) };
+  }
+  if (text.startsWith('blocks.')) throw new ThresholdError(`unknown block metric "${text}" (one of ${BLOCK_METRICS.join(', ')})`);
   if (text === 'time') return { name: 'time.total', kind: 'time', stat: 'total' };
   if (text.startsWith('time.')) {
     const stat = text.slice('time.'.length);
@@ -109,6 +119,9 @@ export function parseThreshold(text: string): Threshold {
     if (!value) throw new ThresholdError(`empty ${key}= scope`);
     if (scope[key] !== undefined) throw new ThresholdError(`${key}= given twice`);
     scope[key] = value;
+  }
+  if (metric.kind === 'blocks' && (scope.vat !== undefined || scope.method !== undefined)) {
+    throw new ThresholdError(`${metric.name} is per block: it cannot be scoped by vat or method (use --cranks, --vat or --blocks)`);
   }
   if (metric.kind === 'cranks') {
     if (scope.method !== undefined) throw new ThresholdError(`${metric.name} cannot be scoped by method (use deliveries)`);

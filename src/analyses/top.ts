@@ -161,6 +161,8 @@ export class TopCollector implements CrankSink {
       selection: config.selection,
       vatNames: annotations.vatNames,
       onCrank: (crank) => this.add(crank),
+      // The rankings read the crank's timings and header, none of its syscalls.
+      onSpill: () => undefined,
     });
     this.ctx = new RenderContext({ ...defaultRenderOptions(), timing: true }, annotations, this.front.vats);
     for (const key of config.keys ?? TOP_KEYS) this.tops.set(key, new TopN(config.n, candidateOrder));
@@ -172,6 +174,11 @@ export class TopCollector implements CrankSink {
 
   crank(crank: Crank): void {
     this.front.crank(crank);
+  }
+
+  /** The open crank spills its syscalls (model/assembler.ts): only the front keeps their times. */
+  spill(crank: Crank): void {
+    this.front.spill?.(crank);
   }
 
   private add(crank: Crank): void {

@@ -8,13 +8,17 @@
  * Computrons, syscall counts and times go in the slices' args.
  *
  * Events are written as each crank ends, never gathered: a slog of any size
- * streams through. Timestamps are microseconds since the slog's first entry
- * (with nanosecond decimals); a syscall slice is clamped into its crank's so
- * that the nesting holds even where the slog's clock stepped.
+ * streams through. A crank's syscall slices come before its own slice; a
+ * crank of many syscalls writes them as it goes (it spills them,
+ * model/assembler.ts), so that it is never held whole. Timestamps are
+ * microseconds since the slog's first entry (with nanosecond decimals); a
+ * syscall slice starts no earlier than its crank's, and the crank's slice
+ * reaches the end of its last syscall's, so that the nesting holds even
+ * where the slog's clock stepped.
  */
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
-import type { Crank, SyscallPair } from '../model/crank.js';
+import type { Crank, CrankItem, SyscallPair } from '../model/crank.js';
 import { crankStartTime, syscallName } from '../model/crank.js';
 import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
@@ -59,6 +63,21 @@ export interface TraceConfig {
   selectCrank?: (crank: Crank) => boolean;
 }
 
+/** What the trace keeps of a crank that spilled (model/assembler.ts) until it ends. */
+interface SpilledCrank {
+  crank: Crank;
+  /** Is it drawn (the selection, decided at its first spill)? */
+  drawn: boolean;
+  /** Where its slice starts, ns (undefined: no time known at the first spill; its spilled syscalls are not drawn). */
+  start: number | undefined;
+  /** The latest time of a spilled syscall, seconds (an unfinished crank's slice reaches it). */
+  last: number | undefined;
+  /** Where the latest spilled syscall slice ends, ns. */
+  end: number;
+  /** Its name, once an item gave its first line. */
+  name: string | undefined;
+}
+
 /** The vat's tid: `v12` -> 13 (stable across slogs of the same kernel); other IDs from 1,000,000 on. */
 function vatTid(vatID: string, others: Map<string, number>): number {
   const m = /^v(\d+)$/.exec(vatID);
@@ -92,6 +111,8 @@ export class TraceWriter implements CrankSink {
   /** tid -> the name its thread_name event gave it. */
   private readonly named = new Map<number, string>();
   private readonly otherTids = new Map<string, number>();
+  /** The open crank, once it spilled: what its spills wrote and found. */
+  private spilled: SpilledCrank | undefined;
   /** Counts, for the caller's report. */
   cranks = 0;
   syscalls = 0;
@@ -128,11 +149,54 @@ export class TraceWriter implements CrankSink {
     // Entries outside cranks (startup, blocks) are not drawn.
   }
 
-  crank(crank: Crank): void {
-    if (this.selectCrank && !this.selectCrank(crank)) return;
-    const start = this.ns(crankStartTime(crank));
+  /**
+   * The open crank spills (model/assembler.ts): its held syscalls' slices
+   * are written now (events need not be in time order; the crank's own
+   * slice comes at its end, after them, as for every crank). Whether the
+   * crank is drawn is decided at its first spill (its number and vat are
+   * known by then).
+   */
+  spill(crank: Crank): void {
+    let spill = this.spilled;
+    if (spill?.crank !== crank) {
+      spill = {
+        crank,
+        drawn: !this.selectCrank || this.selectCrank(crank),
+        start: this.ns(crankStartTime(crank)),
+        last: undefined,
+        end: -Infinity,
+        name: undefined,
+      };
+      this.spilled = spill;
+    }
+    const from = crank.spilled ?? 0;
+    const items = crank.items;
+    for (let i = from; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      if (item.kind !== 'syscall') continue;
+      spill.last = later(spill.last, item.call.time);
+      spill.last = later(spill.last, item.result?.time);
+    }
+    if (!spill.drawn || crank.crankType === 'routing') return;
+    spill.name ??= this.firstLine(crank, from);
+    // No time yet to place the crank at: these syscalls are not drawn.
+    const start = spill.start;
     if (start === undefined) return;
-    const end = Math.max(start, this.ns(crank.finish ? crank.finish.time : lastTime(crank)) ?? start);
+    const tid = this.crankTid(crank);
+    for (let i = from; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      if (item.kind === 'syscall' && !item.replay) spill.end = Math.max(spill.end, this.syscallSlice(crank, item, tid, start));
+    }
+  }
+
+  crank(crank: Crank): void {
+    const spill = this.spilled?.crank === crank ? this.spilled : undefined;
+    this.spilled = undefined;
+    if (spill ? !spill.drawn : this.selectCrank && !this.selectCrank(crank)) return;
+    const start = spill?.start ?? this.ns(crankStartTime(crank));
+    if (start === undefined) return;
+    const last = crank.finish ? crank.finish.time : later(lastTime(crank), spill?.last);
+    let end = Math.max(start, this.ns(last) ?? start);
     this.cranks += 1;
     if (crank.crankType === 'routing') {
       this.routingSlice(crank, start, end);
@@ -140,11 +204,19 @@ export class TraceWriter implements CrankSink {
     }
     // A delivery crank that reached no vat is kernel work.
     const vatID = crank.vatID;
-    let tid = KERNEL_TID;
+    const tid = this.crankTid(crank);
+    const from = crank.spilled ?? 0;
+    // The syscalls' slices first: the crank's slice holds them all (a syscall that ended after the crank-finish, the clock having stepped back, stretches it).
+    const items = crank.items;
+    let syscallEnd = spill ? spill.end : -Infinity;
+    for (let i = from; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      // A replayed syscall (a vat paged in) is not one of the crank's: the crank's slice holds its time.
+      if (item.kind === 'syscall' && !item.replay) syscallEnd = Math.max(syscallEnd, this.syscallSlice(crank, item, tid, start));
+    }
+    end = Math.max(end, syscallEnd);
     const args: Record<string, unknown> = { crank: crank.crankNum };
     if (vatID !== undefined) {
-      tid = vatTid(vatID, this.otherTids);
-      this.ctx.currentVat = vatID;
       const vatName = crankVatName(this.ctx, crank);
       const label = `${vatID} ${vatName}`;
       if (this.named.get(tid) !== label) this.nameTrack(tid, label, tid);
@@ -157,11 +229,8 @@ export class TraceWriter implements CrankSink {
     const crankLabel = this.config.annotations.crankLabels.get(crank.crankNum);
     if (crankLabel !== undefined) args.label = crankLabel;
     if (!crank.finish) args.unfinished = true;
-    this.event({ name: this.firstLine(crank), cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
-    for (const item of crank.items) {
-      // A replayed syscall (a vat paged in) is not one of the crank's: the crank's slice holds its time.
-      if (item.kind === 'syscall' && !item.replay) this.syscallSlice(crank, item, tid, start, end);
-    }
+    const name = spill?.name ?? this.firstLine(crank, from) ?? messageText(this.nameCtx, crank.start);
+    this.event({ name, cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
   }
 
   /** Closes the file. */
@@ -169,11 +238,20 @@ export class TraceWriter implements CrankSink {
     this.write('\n]}\n');
   }
 
-  private syscallSlice(crank: Crank, pair: SyscallPair, tid: number, crankStart: number, crankEnd: number): void {
+  /** A delivery crank's track (the kernel's when it reached no vat); its vat becomes the one syscalls are rendered in. */
+  private crankTid(crank: Crank): number {
+    const vatID = crank.vatID;
+    if (vatID === undefined) return KERNEL_TID;
+    this.ctx.currentVat = vatID;
+    return vatTid(vatID, this.otherTids);
+  }
+
+  /** Writes a syscall's slice, placed inside its crank's (from `crankStart` on); returns where it ends, ns. */
+  private syscallSlice(crank: Crank, pair: SyscallPair, tid: number, crankStart: number): number {
     const called = this.ns(pair.call.time) ?? crankStart;
-    const s = Math.min(Math.max(called, crankStart), crankEnd);
+    const s = Math.max(called, crankStart);
     const returned = pair.result ? (this.ns(pair.result.time) ?? s) : s;
-    const e = Math.min(Math.max(returned, s), crankEnd);
+    const e = Math.max(returned, s);
     const name = syscallName(pair);
     const args: Record<string, unknown> = { crank: crank.crankNum, syscall: name };
     const ksr = pair.result?.ksr;
@@ -182,6 +260,7 @@ export class TraceWriter implements CrankSink {
     else if (status !== undefined && status !== 'ok') args.status = status;
     this.syscalls += 1;
     this.event({ name: this.syscallLine(pair) ?? name, cat: 'syscall', ph: 'X', ts: us(s), dur: us(e - s), pid: TRACE_PID, tid, args });
+    return e;
   }
 
   private routingSlice(crank: Crank, start: number, end: number): void {
@@ -196,18 +275,22 @@ export class TraceWriter implements CrankSink {
 
   /**
    * The crank's first line of text, as `--nonoise` prints it (no crank-start,
-   * no clist): its delivery, or what comes before it (a create-vat).
+   * no clist): its delivery, or what comes before it (a create-vat); looked
+   * for from item `from` on (those before gave none). Undefined when none
+   * gives one.
    */
-  private firstLine(crank: Crank): string {
+  private firstLine(crank: Crank, from: number): string | undefined {
     const ctx = this.nameCtx;
     ctx.currentVat = crank.vatID;
-    for (const item of crank.items) {
+    const items = crank.items;
+    for (let i = from; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
       const lines = item.kind === 'syscall' ? syscallLines(ctx, item) : entryLines(ctx, this.kernel, item.entry);
       const first = lines[0]?.split('\n')[0];
       if (first !== undefined) return first;
     }
-    // Nothing was printed for it (a message to a terminated vat): its message says what it was.
-    return messageText(ctx, crank.start);
+    // Nothing was printed for it (a message to a terminated vat): its message says what it was (the caller's).
+    return undefined;
   }
 
   /** The syscall's line, without a `result:` line before it, first line only. */
@@ -233,6 +316,12 @@ export class TraceWriter implements CrankSink {
     this.write(`${this.first ? '' : ',\n'}${JSON.stringify(event)}`);
     this.first = false;
   }
+}
+
+/** The later of two slog times (seconds), either of which may be missing. */
+function later(a: number | undefined, b: unknown): number | undefined {
+  if (typeof b !== 'number' || !Number.isFinite(b)) return a;
+  return a === undefined || b > a ? b : a;
 }
 
 /** The time of an unfinished crank's last entry. */

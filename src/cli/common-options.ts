@@ -3,7 +3,7 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
-import { parseCrankRanges, SelectionError, type SelectionSpec } from '../analyses/selection.js';
+import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/selection.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 
 export function parseNonNegativeInt(value: string): number {
@@ -36,26 +36,36 @@ export function annotationsFrom(opts: { annotations?: string; annot?: string }):
   }
 }
 
-/** `--cranks LIST` and `--vat V` (repeatable). */
+/** `--blocks LIST`: chain block heights. */
+export function blocksOption(description = 'only the cranks these chain blocks ran (heights): 85,100-120,13499082-'): Option {
+  return new Option('--blocks <list>', description);
+}
+
+/** `--cranks LIST`, `--vat V` (repeatable) and `--blocks LIST`. */
 export function selectionOptions(): Option[] {
   return [
     new Option('--cranks <list>', 'only these cranks: 7215-7495,8000,9000-'),
     new Option('--vat <vat>', 'only cranks of this vat (ID like v46, or a vat name); repeatable').argParser(
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     ),
+    blocksOption(),
   ];
 }
 
-export function selectionFrom(opts: { cranks?: string; vat?: string[] }): SelectionSpec {
-  const spec: SelectionSpec = {};
-  if (opts.cranks !== undefined) {
-    try {
-      spec.cranks = parseCrankRanges(opts.cranks);
-    } catch (err) {
-      if (err instanceof SelectionError) throw new CliError(`--cranks: ${err.message}`, EXIT_USAGE);
-      throw err;
-    }
+/** Parses a range list option (`--cranks`, `--blocks`); a bad one is a usage error naming the option. */
+export function rangesFrom(option: string, text: string, what: string): NonNullable<SelectionSpec['cranks']> {
+  try {
+    return parseRanges(text, what);
+  } catch (err) {
+    if (err instanceof SelectionError) throw new CliError(`${option}: ${err.message}`, EXIT_USAGE);
+    throw err;
   }
+}
+
+export function selectionFrom(opts: { cranks?: string; vat?: string[]; blocks?: string }): SelectionSpec {
+  const spec: SelectionSpec = {};
+  if (opts.cranks !== undefined) spec.cranks = rangesFrom('--cranks', opts.cranks, 'crank');
   if (opts.vat?.length) spec.vats = opts.vat;
+  if (opts.blocks !== undefined) spec.blocks = rangesFrom('--blocks', opts.blocks, 'block');
   return spec;
 }

@@ -1,5 +1,5 @@
 /**
- * The command line: `slogulate [options] [file]` renders; subcommands analyse.
+ * The command line: `slogulate [options] [files...]` renders; subcommands analyse.
  * Each subcommand lives in its own file under src/cli/commands and is
  * registered here.
  */
@@ -37,7 +37,8 @@ function packageVersion(): string {
 
 /** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
 function usageError(message: string, write: (s: string) => void): void {
-  const text = message.trim().replace(/^error: /, '');
+  // One line, commander's suggestion (`(Did you mean --blocks?)`) included.
+  const text = message.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
   write(`slogulate: ${text} (see slogulate --help)\n`);
 }
 

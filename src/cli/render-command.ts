@@ -1,5 +1,5 @@
 /**
- * `slogulate [options] [file]`: the text render.
+ * `slogulate [options] [files...]`: the text render.
  */
 import { Option, type Command } from 'commander';
 import { DEFAULT_BIG_WIDTH, type RenderOptions } from '../render/options.js';
@@ -31,6 +31,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
   force?: boolean;
   strict?: boolean;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
 }
 

@@ -19,10 +19,24 @@
  *   the kernel had not committed: a crank whose number the slog already
  *   showed before the restart is marked `again`.
  *
- * Memory: one crank at a time.
+ * Memory: one crank at a time, and of a crank of many syscalls, at most
+ * `spillAt` of them ("Spilling" below).
+ *
+ * Spilling: a crank can hold hundreds of thousands of syscalls (a vat
+ * iterating a big collection), each pair of entries some hundreds of bytes
+ * of objects. A sink that has `spill` opts in: once the open crank holds
+ * `spillAt` syscalls (SPILL_SYSCALLS, SLOGULATE_SPILL), `spill(crank)` is
+ * called, the sink folds what it needs of the held syscalls into its own
+ * figures (or text) for the crank, and then the syscalls are dropped from
+ * `crank.items` (the other items stay: they say which delivery the
+ * syscalls belonged to); `crank.spilled` says how many of the items the
+ * sink has already seen. The crank comes to `crank()` as usual when it
+ * ends, with the syscalls held since the last spill, and its `timing` whole.
+ * A sink without `spill` gets every item, as before. A wrapper passes
+ * `spill` on only when its inner sink has it (`forwardSpill`).
  */
 import { ChainTracker } from './chain.js';
-import type { Crank, CrankOpening, SyscallPair } from './crank.js';
+import type { Crank, CrankItem, CrankOpening, SyscallPair } from './crank.js';
 import {
   isCrankEntry,
   vatOf,
@@ -41,6 +55,29 @@ export interface CrankSink {
   entry(entry: SlogEntry, line: number): void;
   /** A whole crank (finished, or unfinished). */
   crank(crank: Crank): void;
+  /**
+   * Opt-in: the open crank holds many syscalls; fold `crank.items` from
+   * index `crank.spilled ?? 0` on into what is kept for this crank: its
+   * syscalls are dropped when this returns. The crank may still be
+   * abandoned by a restart or left out by a selection: keep the fold apart
+   * until `crank()` (a WeakMap on the crank). Not called for a crank that
+   * already ended.
+   */
+  spill?(crank: Crank): void;
+}
+
+/** Syscalls the open crank holds before it spills (when the sink spills; SLOGULATE_SPILL sets another number, 0 never). */
+export const SPILL_SYSCALLS = 1024;
+
+export interface AssemblerOptions {
+  /** Spill the open crank at this many syscalls (0: never); default SPILL_SYSCALLS. */
+  spillAt?: number;
+}
+
+/** A wrapper's `spill`: its inner sink's, or none when that has none (the assembler then holds every item). */
+export function forwardSpill(inner: CrankSink): ((crank: Crank) => void) | undefined {
+  if (!inner.spill) return undefined;
+  return (crank) => inner.spill?.(crank);
 }
 
 export class CrankAssembler {
@@ -58,7 +95,17 @@ export class CrankAssembler {
   /** Which chain block and run cranks belong to now. */
   readonly chain = new ChainTracker();
 
-  constructor(private readonly sink: CrankSink) {}
+  /** Spill at this many held syscalls (0: never, or the sink does not spill). */
+  private readonly spillAt: number;
+  /** Syscalls the open crank holds in its items. */
+  private heldSyscalls = 0;
+
+  constructor(
+    private readonly sink: CrankSink,
+    options: AssemblerOptions = {},
+  ) {
+    this.spillAt = sink.spill ? (options.spillAt ?? SPILL_SYSCALLS) : 0;
+  }
 
   /** Is a crank open (started, not finished)? */
   get inCrank(): boolean {
@@ -75,7 +122,7 @@ export class CrankAssembler {
     if (type === 'crank-start') {
       const open = this.current;
       // The same crank-start again (a line written twice): the first stands for nothing.
-      if (open && open.items.length === 0 && open.crankNum === (entry as CrankStartEntry).crankNum) this.current = undefined;
+      if (open && open.items.length === 0 && open.spilled === undefined && open.crankNum === (entry as CrankStartEntry).crankNum) this.current = undefined;
       else if (open) this.flushUnfinished();
       this.sawCrankStart = true;
       this.open(entry as CrankStartEntry, undefined, 'start', line);
@@ -125,8 +172,8 @@ export class CrankAssembler {
           pair.result = entry as SyscallResultEntry;
           pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
           if (!pair.replay && Number.isFinite(pair.seconds)) crank.timing.syscall += pair.seconds;
-          crank.items.push(pair);
           this.pending = undefined;
+          this.hold(crank, pair);
         } else {
           crank.items.push({ kind: 'entry', entry });
         }
@@ -193,18 +240,42 @@ export class CrankAssembler {
     const crankNum = start?.crankNum ?? (first as { crankNum?: number } | undefined)?.crankNum;
     if (crankNum !== undefined) this.number(crank, crankNum);
     this.current = crank;
+    this.heldSyscalls = 0;
     return crank;
   }
 
   /** A syscall whose result never came (a new syscall started, or the crank ended). */
   private settlePending(): void {
-    if (this.pending && this.current) this.current.items.push(this.pending);
+    const pair = this.pending;
     this.pending = undefined;
+    if (pair && this.current) this.hold(this.current, pair);
+  }
+
+  /** Adds a syscall to the crank's items; spills them when they are many. */
+  private hold(crank: Crank, pair: SyscallPair): void {
+    crank.items.push(pair);
+    this.heldSyscalls += 1;
+    if (this.spillAt > 0 && this.heldSyscalls >= this.spillAt) this.spill(crank);
+  }
+
+  /** The sink folds the held syscalls into its own figures; they go, the other items stay. */
+  private spill(crank: Crank): void {
+    this.sink.spill?.(crank);
+    const items = crank.items;
+    let kept = 0;
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
+      if (item.kind !== 'syscall') items[kept++] = item;
+    }
+    items.length = kept;
+    crank.spilled = kept;
+    this.heldSyscalls = 0;
   }
 
   /** Hands the open crank over. */
   private handOver(crank: Crank): void {
     this.current = undefined;
+    this.heldSyscalls = 0;
     // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
     if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
     this.sink.crank(crank);

@@ -7,7 +7,9 @@
  * triggered by what came in before it (a `bridge-inbound`, a mailbox
  * `deliver-inbound`, an `install-bundle`, the `timer-poll`), then the
  * commit. The bootstrap block (`bootstrap-block-start` .. `-finish`) is
- * block `cosmic-swingset-init.blockHeight`.
+ * block `cosmic-swingset-init.blockHeight`; an upgrade (`upgrade-start` ..
+ * `-finish`, at a node's start) belongs to the block of its `blockHeight`,
+ * which begins right after it.
  *
  * The tracker reads those entries as the slog streams and says, at each
  * moment, which block and run cranks belong to; the crank model stamps every
@@ -34,6 +36,8 @@ export interface BlockRef {
   again: boolean;
   /** The bootstrap block (the chain's first, which boots the kernel). */
   bootstrap: boolean;
+  /** The chain upgrade run at a node's start (`upgrade-start` .. `-finish`), before its block's begin-block. */
+  upgrade?: boolean;
 }
 
 export interface RunRef {
@@ -125,24 +129,32 @@ export class ChainTracker {
         if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxHeight);
         this.block = undefined;
         this.run = undefined;
+        this.inbound = undefined;
         return;
       case 'cosmic-swingset-init':
         this.bootstrapHeight = num(entry.blockHeight);
         return;
       case 'cosmic-swingset-bootstrap-block-start':
-        this.open(this.bootstrapHeight ?? 0, num(entry.blockTime), true);
+        // Its height is the init's (a per-block file of it lacks the init: its first run says, below).
+        this.open(this.bootstrapHeight ?? NaN, num(entry.blockTime), true);
+        return;
+      case 'cosmic-swingset-upgrade-start':
+        this.open(num(entry.blockHeight) ?? NaN, num(entry.blockTime), false, true);
         return;
       case 'cosmic-swingset-begin-block':
         this.open(num(entry.blockHeight) ?? NaN, num(entry.blockTime), false);
         return;
       case 'cosmic-swingset-end-block-finish':
       case 'cosmic-swingset-bootstrap-block-finish':
+      case 'cosmic-swingset-upgrade-finish':
         this.block = undefined;
         this.run = undefined;
         return;
       case 'cosmic-swingset-run-start': {
         const phase = str(entry.phase) ?? 'unknown';
-        const trigger = this.block?.bootstrap ? { kind: 'bootstrap' } : triggerOf(phase, this.inbound);
+        const height = num(entry.blockHeight);
+        if (this.block && Number.isNaN(this.block.height) && height !== undefined) this.block.height = height;
+        const trigger = this.block?.bootstrap ? { kind: 'bootstrap' } : this.block?.upgrade ? { kind: 'upgrade' } : triggerOf(phase, this.inbound);
         this.run = { num: num(entry.runNum) ?? NaN, phase, trigger };
         this.inbound = undefined;
         return;
@@ -155,13 +167,14 @@ export class ChainTracker {
     }
   }
 
-  private open(height: number, blockTime: number | undefined, bootstrap: boolean): void {
+  private open(height: number, blockTime: number | undefined, bootstrap: boolean, upgrade = false): void {
     this.chain = true;
     this.block = {
       height,
       ...(blockTime === undefined ? {} : { blockTime }),
       again: this.kernelStarts > 1 && height <= this.ranBefore,
       bootstrap,
+      ...(upgrade ? { upgrade } : {}),
     };
     this.run = undefined;
     this.inbound = undefined;

@@ -75,6 +75,13 @@ export interface Crank {
   /** Absent when the slog ends inside the crank. */
   finish?: CrankFinishEntry;
   items: CrankItem[];
+  /**
+   * A crank of many syscalls (model/assembler.ts, "Spilling"): the first
+   * `spilled` of `items` were already shown to the sink's `spill` (the
+   * syscalls among them are gone from `items`, the other items stay); those
+   * after are new. Absent for a crank that never spilled.
+   */
+  spilled?: number;
   /** The crank's first delivery, and its last deliver-result (live ones: not replays). */
   deliver?: DeliverEntry;
   deliverResult?: DeliverResultEntry;
@@ -93,7 +100,11 @@ export function isDelivery(crank: Crank): boolean {
   return crank.crankType !== 'routing';
 }
 
-/** When the crank began: its crank-start's time, else its first entry's (a crank whose start the slog lacks). */
+/**
+ * When the crank began: its crank-start's time, else its first entry's (a
+ * crank whose start the slog lacks; of a crank that spilled, its first
+ * entry still held: a sink that spills notes the time at its first spill).
+ */
 export function crankStartTime(crank: Crank): number | undefined {
   if (crank.start) return crank.start.time;
   for (const item of crank.items) {

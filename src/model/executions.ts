@@ -13,7 +13,7 @@
  * standalone kernel) whose restart runs again more cranks than that has
  * some counted twice: `uncertain` then says how many may be.
  */
-import type { CrankSink } from './assembler.js';
+import { forwardSpill, type CrankSink } from './assembler.js';
 import type { Crank } from './crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 
@@ -47,7 +47,12 @@ export class CommittedCranks implements CrankSink {
   /** Executions handed to `abandoned`. */
   abandonedCount = 0;
 
-  constructor(private readonly sink: ExecutionSink) {}
+  /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
+  readonly spill: ((crank: Crank) => void) | undefined;
+
+  constructor(private readonly sink: ExecutionSink) {
+    this.spill = forwardSpill(sink);
+  }
 
   entry(entry: SlogEntry, line: number): void {
     if (entry.type === 'kernel-init-start') {

@@ -178,17 +178,38 @@ export function crankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank)
 
 /** crankBody(), pushed onto `out`. */
 export function appendCrankBody(ctx: RenderContext, kernel: KernelLines, crank: Crank, out: string[]): void {
+  appendCrankStart(ctx, crank, out);
+  appendCrankItems(ctx, kernel, crank, 0, out);
+  appendCrankFinish(ctx, crank, out);
+}
+
+/** The body's first line (its crank-start), and the crank's vat made the current one. */
+export function appendCrankStart(ctx: RenderContext, crank: Crank, out: string[]): void {
+  ctx.currentVat = crank.vatID;
+  if (crank.start && !ctx.options.nonoise) out.push(`crank-start: ${crank.crankType} crank ${crankNumber(crank)}`);
+}
+
+/**
+ * The lines of the crank's items from `from` on (a crank that spilled has
+ * the text of the items before in hand), in the crank's vat.
+ */
+export function appendCrankItems(ctx: RenderContext, kernel: KernelLines, crank: Crank, from: number, out: string[]): void {
   ctx.currentVat = crank.vatID;
   const { nonoise } = ctx.options;
-  if (crank.start && !nonoise) out.push(`crank-start: ${crank.crankType} crank ${crankNumber(crank)}`);
-  for (const item of crank.items) {
+  const items = crank.items;
+  for (let i = from; i < items.length; i += 1) {
+    const item = items[i] as CrankItem;
     if (isReplay(item)) {
       // A vat paged in: its transcript, in vat space (what it has), each line marked; --nonoise drops it.
       if (!nonoise) appendReplayLines(ctx, kernel, item, out);
     } else if (item.kind === 'syscall') appendSyscallLines(ctx, item, out);
     else appendEntryLines(ctx, kernel, item.entry, out);
   }
-  if (crank.finish && !nonoise) {
+}
+
+/** The body's last line (its crank-finish). */
+export function appendCrankFinish(ctx: RenderContext, crank: Crank, out: string[]): void {
+  if (crank.finish && !ctx.options.nonoise) {
     const total = crank.timing.total;
     out.push(`crank-finish:${Number.isNaN(total) ? '' : ctx.took(total)} crank ${crank.finish.crankNum ?? crankNumber(crank)}`);
   }

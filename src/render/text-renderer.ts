@@ -1,7 +1,9 @@
 /**
  * The text render (SLOG-FORMAT.md, "The text, line by line"): a CrankSink
  * that writes each outside entry as it comes and each crank as a whole when
- * it finishes (its header carries the crank's timings).
+ * it finishes (its header carries the crank's timings). A crank of many
+ * syscalls is held as its text, not its entries: it spills them
+ * (model/assembler.ts) and they are rendered then.
  *
  * A big line's huge strings (scan/big-string.ts) are in its lines as
  * sentinels, made inside this render's BigTextScope, and written out piece
@@ -15,7 +17,15 @@ import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-
 import { VatNames } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import { RenderContext } from './context.js';
-import { appendCrankBody, appendReplayLines, crankHeader, entryLines } from './crank-text.js';
+import {
+  appendCrankBody,
+  appendCrankFinish,
+  appendCrankItems,
+  appendCrankStart,
+  appendReplayLines,
+  crankHeader,
+  entryLines,
+} from './crank-text.js';
 import { BlockHeaders } from './block-headers.js';
 import { KernelLines } from './kernel-lines.js';
 import type { RenderOptions } from './options.js';
@@ -46,6 +56,8 @@ export class TextRenderer implements CrankSink {
   private readonly selectCrank: ((crank: Crank) => boolean) | undefined;
   private readonly printOutside: boolean;
   private outsideSyscall: SyscallPair | undefined;
+  /** The open crank's text so far, made at its spills (model/assembler.ts): the lines of each spill, joined. */
+  private spilledText: { crank: Crank; chunks: string[] } | undefined;
   /** Kernel starts printed: every one after the first is a restart. */
   private kernelStarts = 0;
   private readonly bigText = new BigTextScope();
@@ -92,10 +104,14 @@ export class TextRenderer implements CrankSink {
     this.inScope(() => this.printEntry(entry));
   }
 
-  /** Runs `fn` with big strings printing as sentinels; forgets those not written (dropped), unless a block holds them. */
+  /**
+   * Runs `fn` with big strings printing as sentinels; forgets those not
+   * written (dropped), unless text not written yet holds them: a block's
+   * (--nonoise), or a spilling crank's.
+   */
   private inScope(fn: () => void): void {
     this.bigText.run(fn);
-    if (this.bigText.holding && !this.blocks?.holding) this.bigText.release();
+    if (this.bigText.holding && !this.blocks?.holding && this.spilledText === undefined) this.bigText.release();
   }
 
   private printEntry(entry: SlogEntry): void {
@@ -148,6 +164,30 @@ export class TextRenderer implements CrankSink {
     return pair ? this.itemLines(pair) : [];
   }
 
+  /**
+   * The open crank spills (model/assembler.ts): the held items become text,
+   * kept until the crank's header can be made. The render is the same as
+   * at the crank's end: the context evolves in item order, and nothing else
+   * is written in between.
+   */
+  spill(crank: Crank): void {
+    this.inScope(() => this.spillCrank(crank));
+  }
+
+  private spillCrank(crank: Crank): void {
+    this.flushOutsideSyscall();
+    // --nonoise prints no routing crank's lines.
+    if (this.ctx.options.nonoise && crank.crankType === 'routing') return;
+    let held = this.spilledText;
+    if (held?.crank !== crank) {
+      held = { crank, chunks: [] };
+      this.spilledText = held;
+    }
+    const lines: string[] = [];
+    appendCrankItems(this.ctx, this.kernel, crank, crank.spilled ?? 0, lines);
+    if (lines.length) held.chunks.push(lines.join('\n'));
+  }
+
   crank(crank: Crank): void {
     this.inScope(() => this.printCrank(crank));
   }
@@ -155,8 +195,14 @@ export class TextRenderer implements CrankSink {
   private printCrank(crank: Crank): void {
     this.flushOutsideSyscall();
     const { options } = this.ctx;
+    const held = this.spilledText;
+    this.spilledText = undefined;
     if (options.nonoise && crank.crankType === 'routing') {
       if (!this.selectCrank || this.selectCrank(crank)) this.blocks?.crank(crank);
+      return;
+    }
+    if (held?.crank === crank) {
+      this.spilledCrank(crank, held.chunks);
       return;
     }
     // With crank breaks: a blank line and the header (made once the body is) come first.
@@ -169,6 +215,23 @@ export class TextRenderer implements CrankSink {
     // A last empty line: the text ends with '\n'.
     lines.push('');
     this.out(lines.join('\n'));
+  }
+
+  /** A crank that spilled: its header and first line, the text its spills made, and the rest. */
+  private spilledCrank(crank: Crank, chunks: string[]): void {
+    const { options } = this.ctx;
+    const head: string[] = options.crankbreaks ? ['', ''] : [];
+    appendCrankStart(this.ctx, crank, head);
+    const rest: string[] = [];
+    appendCrankItems(this.ctx, this.kernel, crank, crank.spilled ?? 0, rest);
+    appendCrankFinish(this.ctx, crank, rest);
+    if (this.selectCrank && !this.selectCrank(crank)) return;
+    this.blocks?.crank(crank);
+    if (options.crankbreaks) head[1] = crankHeader(this.ctx, crank);
+    // The same text as crank() writes, in pieces (never one string of it all): each line ends with '\n'.
+    if (head.length) this.out(`${head.join('\n')}\n`);
+    for (const chunk of chunks) this.out(`${chunk}\n`);
+    if (rest.length) this.out(`${rest.join('\n')}\n`);
   }
 
   end(): void {

@@ -12,7 +12,7 @@
  * The names are the first pass's (vat names learned from the whole slog),
  * so a crank prints as the text render prints it.
  */
-import { CrankAssembler } from '../model/assembler.js';
+import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import type { Annotations } from '../model/annotations.js';
 import type { Crank, CrankOpening } from '../model/crank.js';
 import { MODEL_READS } from '../model/reads.js';
@@ -43,6 +43,8 @@ export interface CrankTextConfig {
   annotations: Annotations;
   /** The vat names the first pass learned. */
   vats: VatNames;
+  /** Syscalls a crank holds before it spills into its text (model/assembler.ts; default SPILL_SYSCALLS). */
+  spillAt?: number;
 }
 
 /** The options the report shows cranks with. */
@@ -74,7 +76,7 @@ async function readFromFile(file: string, wanted: CrankPlace[], config: CrankTex
       captured += text;
     },
   });
-  const assembler = new CrankAssembler({
+  const sink: CrankSink = {
     entry: () => undefined,
     crank: (crank: Crank) => {
       const at = byFirstLine.get(crank.firstLine);
@@ -87,7 +89,10 @@ async function readFromFile(file: string, wanted: CrankPlace[], config: CrankTex
       const text = captured.replace(/^\n/, '');
       for (const p of at) texts.set(p, text);
     },
-  });
+    // A crank of many syscalls is held as text (model/assembler.ts), not as entries.
+    spill: (crank: Crank) => renderer.spill(crank),
+  };
+  const assembler = new CrankAssembler(sink, config.spillAt === undefined ? {} : { spillAt: config.spillAt });
   // Ranges in line order, without overlaps (cranks do not overlap).
   const ranges = [...byFirstLine.values()].map((ps) => ({ first: ps[0]!.firstLine, last: Math.max(...ps.map((p) => p.lastLine)) }));
   let k = 0;

@@ -116,13 +116,11 @@ export class SeriesCollector implements CrankSink {
     if (this.open && this.open.key !== key) this.close();
     // Gauges count wherever the crank lies: a vat's heap is what it is.
     let deliveries = 0;
-    let syscalls = 0;
+    // Live syscalls: the crank model counts them (a crank that spilled no longer holds them all).
+    const syscalls = crank.timing.syscallCount;
     let computrons: number | undefined;
     for (const item of crank.items) {
-      if (item.kind === 'syscall') {
-        if (!item.replay) syscalls += 1;
-        continue;
-      }
+      if (item.kind === 'syscall') continue;
       const entry = item.entry;
       if (entry.type === 'deliver') {
         if ((entry as { replay?: boolean }).replay !== true) deliveries += 1;

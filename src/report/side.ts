@@ -104,6 +104,12 @@ export class ReportSide implements ExecutionSink {
     this.series.crank(crank);
   }
 
+  /** The open crank spills its syscalls (model/assembler.ts): the series counts them from the crank's timing. */
+  spill(crank: Crank): void {
+    this.statsSink.spill?.(crank);
+    this.top.spill(crank);
+  }
+
   /** Call once, after the last file. */
   result(): SideCollected {
     const top = this.top.result();

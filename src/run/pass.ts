@@ -108,7 +108,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     bigStrings: config.bigStrings === true,
   });
   const bigLineBytes = config.bigLineBytes ?? s.bigLineBytes;
-  const assembler = new CrankAssembler(config.sink);
+  const assembler = new CrankAssembler(config.sink, s.spill === undefined ? {} : { spillAt: s.spill });
   const governor = config.governHeap && s.heap ? processGovernor(s) : undefined;
   const observe = config.observe;
   const result: PassResult = { name: inputsName(inputs), sources: [], path, lines: 0, entries: 0, badLines: 0 };

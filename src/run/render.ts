@@ -4,7 +4,7 @@
  * (cli/render-command.ts) and the tests call this.
  */
 import type { Readable } from 'node:stream';
-import { CrankSelection, type SelectionSpec } from '../analyses/selection.js';
+import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/selection.js';
 import { emptyAnnotations, type Annotations } from '../model/annotations.js';
 import type { Crank } from '../model/crank.js';
 import { defaultRenderOptions, type RenderOptions } from '../render/options.js';
@@ -18,7 +18,7 @@ export interface RenderConfig {
   inputs: readonly SlogInput[];
   options?: Partial<RenderOptions>;
   annotations?: Annotations;
-  /** Only these cranks (`--cranks`, `--vat`): entries outside cranks are then not printed. */
+  /** Only these cranks (`--cranks`, `--vat`, `--blocks`): entries outside cranks are then not printed. */
   selection?: SelectionSpec;
   /** Where the text goes (default: collected into the result's `text`). */
   out?: TextOut;
@@ -50,7 +50,7 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
   let text = '';
   const out: TextOut = config.out ?? ((t) => (text += t));
   const spec = config.selection ?? {};
-  const selecting = !!(spec.cranks?.length || spec.vats?.length);
+  const selecting = isSelecting(spec);
   let selected = 0;
   let selection: CrankSelection | undefined;
   const renderer = new TextRenderer({

@@ -7,6 +7,7 @@
  * Both passes are the usual ones (pass.ts): every crank counted once, replays
  * left out.
  */
+import { forwardSpill } from '../model/assembler.js';
 import type { Annotations } from '../model/annotations.js';
 import type { ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
@@ -21,6 +22,7 @@ import { reportData, type ReportData, type SideInput } from '../report/report-da
 import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
 import { analysisPass } from './analyses.js';
 import type { BadLineReport } from './pass.js';
+import { switches } from './switches.js';
 import { UsageError } from './usage-error.js';
 
 /** Cranks per bucket by default (as in Agoric's published benchmark graphs). */
@@ -54,7 +56,12 @@ export interface ReportOutcome {
 
 /** Turns a round-mark error thrown inside the pass into a usage error. */
 class MarkErrors implements ExecutionSink {
-  constructor(private readonly inner: ExecutionSink) {}
+  /** The inner sink's, when it spills (model/assembler.ts). */
+  readonly spill: ((crank: Crank) => void) | undefined;
+  constructor(private readonly inner: ExecutionSink) {
+    const spill = forwardSpill(inner);
+    this.spill = spill && ((crank) => this.guard(() => spill(crank)));
+  }
   abandoned(crank: Crank): void {
     this.guard(() => this.inner.abandoned?.(crank));
   }
@@ -110,7 +117,12 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
     for (const r of rounds.unended()) warn(`${name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
   }
   if (collected.aggregate.cranks.seen === 0) warn(`${name}: no cranks`);
-  const byPlace = await readCrankTexts([...collected.places.values()], { annotations: req.annotations, vats: collected.vats });
+  const spillAt = switches().spill;
+  const byPlace = await readCrankTexts([...collected.places.values()], {
+    annotations: req.annotations,
+    vats: collected.vats,
+    ...(spillAt === undefined ? {} : { spillAt }),
+  });
   const texts = new Map<RankedCrank, string>();
   for (const [row, place] of collected.places) {
     const text = byPlace.get(place);

@@ -9,6 +9,7 @@
  * | SLOGULATE_CHECK_READS=1 | entries throw when a consumer reads a field it did not ask for (the tests set it) |
  * | SLOGULATE_HEAP=0 | no heap governor (run/heap-governor.ts) |
  * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap and collection interval |
+ * | SLOGULATE_SPILL=N | a crank spills its syscalls into its sink's figures at N held (default 1024, model/assembler.ts; 0 never): the tests make it small |
  * | SLOGULATE_CHUNK_BYTES, SLOGULATE_WORKERS_AFTER, SLOGULATE_MAX_CHUNK_BYTES | the parallel render's chunking |
  * | SLOGULATE_BIG_LINE_BYTES=N | lines over N bytes are read as a stream of tokens (default 4 MB, source/lines.ts; tests use small N) |
  */
@@ -22,6 +23,8 @@ export interface Switches {
   heap: boolean;
   heapYoungMb: number;
   heapGcMb: number;
+  /** Syscalls an open crank holds before it spills (undefined: the default). */
+  spill: number | undefined;
   chunkBytes: number | undefined;
   workersAfter: number | undefined;
   maxChunkBytes: number | undefined;
@@ -43,6 +46,7 @@ export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
     heap: env.SLOGULATE_HEAP !== '0',
     heapYoungMb: envNumber(env, 'SLOGULATE_HEAP_YOUNG_MB') ?? 8,
     heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 32,
+    spill: envNumber(env, 'SLOGULATE_SPILL'),
     chunkBytes: envNumber(env, 'SLOGULATE_CHUNK_BYTES'),
     workersAfter: envNumber(env, 'SLOGULATE_WORKERS_AFTER'),
     maxChunkBytes: envNumber(env, 'SLOGULATE_MAX_CHUNK_BYTES'),

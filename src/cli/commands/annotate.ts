@@ -1,5 +1,5 @@
 /**
- * `slogulate annotate [file]`: an annotation file naming every kref whose
+ * `slogulate annotate [files...]`: an annotation file naming every kref whose
  * making the slog shows (src/analyses/auto-names.ts says how), optionally
  * merged into an existing one (`--merge F`: every name in F is kept).
  */

@@ -7,6 +7,7 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
+import { forwardSpill } from '../../model/assembler.js';
 import type { ExecutionSink } from '../../model/executions.js';
 import type { Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
@@ -27,6 +28,7 @@ interface CompareCliOptions {
   format: CompareFormat;
   failOn?: string[];
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;
@@ -78,7 +80,12 @@ async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
 
 /** Turns a round-mark error thrown inside the pass into a usage error (runSlog passes CliErrors on as they are). */
 class MarkErrors implements ExecutionSink {
-  constructor(private readonly inner: ExecutionSink) {}
+  /** The inner sink's, when it spills (model/assembler.ts). */
+  readonly spill: ((crank: Crank) => void) | undefined;
+  constructor(private readonly inner: ExecutionSink) {
+    const spill = forwardSpill(inner);
+    this.spill = spill && ((crank) => this.guard(() => spill(crank)));
+  }
   abandoned(crank: Crank): void {
     this.guard(() => this.inner.abandoned?.(crank));
   }

@@ -1,6 +1,6 @@
 /**
  * `slogulate export [files...] --to DIR`: the slogs' tables (deliveries,
- * syscalls, cranks, vats) as a Parquet or CSV dataset, or one SQLite file.
+ * syscalls, cranks, blocks, runs, vats) as a Parquet or CSV dataset, or one SQLite file.
  * The work is in src/export/.
  */
 import { Option, type Command } from 'commander';
@@ -44,11 +44,12 @@ export function cliError(err: unknown): unknown {
   return err instanceof ExportError ? new CliError(err.message, err.usage ? EXIT_USAGE : EXIT_FAILURE) : err;
 }
 
-/** `TO: deliveries 160, syscalls 1310, cranks 278, vats 8 (parquet, 1 slog)`, TO as given. */
+/** `TO: deliveries 160, syscalls 1310, cranks 278, vats 8 (parquet, 1 slog)`, TO as given: the tables with rows. */
 function summaryLine(to: string, summary: ExportSummary): string {
   const totals = new Map<string, number>();
   for (const s of summary.sources) for (const [table, n] of Object.entries(s.rows)) totals.set(table, (totals.get(table) ?? 0) + n);
-  const rows = [...totals].map(([table, n]) => `${table} ${n}`).join(', ');
+  // Tables without rows (blocks and runs of a slog without chain blocks) are not listed.
+  const rows = [...totals].filter(([, n]) => n > 0).map(([table, n]) => `${table} ${n}`).join(', ') || 'no rows';
   const sources = summary.sources.length === 1 ? '1 slog' : `${summary.sources.length} slogs`;
   return `${to}: ${rows} (${summary.format}, ${sources})\n`;
 }
@@ -56,7 +57,7 @@ function summaryLine(to: string, summary: ExportSummary): string {
 export function register(program: Command): Command {
   const cmd = program
     .command('export')
-    .description('write the slogs\' tables (deliveries, syscalls, cranks, vats) as Parquet, CSV or SQLite')
+    .description('write the slogs\' tables (deliveries, syscalls, cranks, blocks, runs, vats) as Parquet, CSV or SQLite')
     .argument('[files...]', 'the slogs (plain or gzipped); none reads stdin')
     .requiredOption('--to <path>', 'the dataset folder (parquet, csv) or database file (sqlite)')
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).default('parquet'))
@@ -69,7 +70,7 @@ export function register(program: Command): Command {
 Each table is a folder of the dataset, one sub-folder per input slog
 (hive partitioning): DIR/deliveries/source=chain.slog/part-0.parquet.
 With --format sqlite, --to names one database file (tables delivery,
-syscall, crank, vat, and views named as above). See docs/export.md.
+syscall, crank, block, run, vat, and views named as above). See docs/export.md.
 Examples:
   slogulate export chain.slog --to chain-tables
   slogulate export node1/*.slog.gz --to fleet --source-prefix node1-

@@ -1,5 +1,5 @@
 /**
- * `slogulate flow [file]`: the message flow per vat (src/analyses/flow.ts),
+ * `slogulate flow [files...]`: the message flow per vat (src/analyses/flow.ts),
  * for the selected cranks (`--cranks`, `--vat`), named from `--annotations`
  * and the automatic names.
  */
@@ -16,6 +16,7 @@ import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface FlowOptions {
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;

@@ -19,13 +19,13 @@ export interface Subcommand {
 export const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'top',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons',
     load: () => import('./top.js'),
   },
   {
     name: 'stats',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'tables: syscalls by type, deliveries by vat and vat+method, cranks and computrons by vat, totals',
     load: () => import('./stats.js'),
   },
@@ -37,27 +37,39 @@ export const SUBCOMMANDS: Subcommand[] = [
   },
   {
     name: 'annotate',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'write an annotation file that names every kref by how it was made (send-3/rp, vat.root, ...)',
     load: () => import('./annotate.js'),
   },
   {
     name: 'flow',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'the message flow per vat: each delivery and notification, who sent and resolved it, what it did',
     load: () => import('./flow.js'),
   },
   {
     name: 'kref',
-    usage: '[options] <kref> [file]',
+    usage: '[options] <kref> [files...]',
     summary: 'the life of one kref: how it was made, who resolved, exported, dropped it, every line naming it',
     load: () => import('./kref.js'),
   },
   {
     name: 'trace',
-    usage: '[options] [file]',
+    usage: '[options] [files...]',
     summary: 'write a Chrome Trace Event file (Perfetto): a track per vat, a slice per crank, nested syscalls',
     load: () => import('./trace.js'),
+  },
+  {
+    name: 'blocks',
+    usage: '[options] [files...]',
+    summary: 'one line per chain block: height, time, runs, cranks, computrons, beans, end-block and commit time (--follow: live)',
+    load: () => import('./blocks.js'),
+  },
+  {
+    name: 'runs',
+    usage: '[options] [files...]',
+    summary: 'one line per chain run: block, phase, trigger (bridge message, mailbox, timer), cranks, computrons, beans, seconds',
+    load: () => import('./runs.js'),
   },
   {
     name: 'report',
@@ -68,7 +80,7 @@ export const SUBCOMMANDS: Subcommand[] = [
   {
     name: 'export',
     usage: '[options] [files...]',
-    summary: 'write the slogs\' tables (deliveries, syscalls, cranks, vats) as Parquet, CSV or one SQLite file',
+    summary: 'write the slogs\' tables (deliveries, syscalls, cranks, blocks, runs, vats) as Parquet, CSV or one SQLite file',
     load: () => import('./export.js'),
   },
   {

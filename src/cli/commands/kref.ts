@@ -1,5 +1,5 @@
 /**
- * `slogulate kref KREF [file]`: the life of one kref (src/analyses/kref-history.ts).
+ * `slogulate kref KREF [files...]`: the life of one kref (src/analyses/kref-history.ts).
  */
 import type { Command, Option } from 'commander';
 import { AutoNames } from '../../analyses/auto-names.js';

@@ -16,7 +16,7 @@ interface QueryCliOptions {
 export function register(program: Command): Command {
   const cmd = program
     .command('query')
-    .description('run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, vats')
+    .description('run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, vats')
     .argument('<sql>', 'the SQL; each table is a view named after it')
     .argument('[inputs...]', 'slogs (exported on the fly) and export folders; none reads a slog on stdin')
     .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'));

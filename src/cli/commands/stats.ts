@@ -14,6 +14,7 @@ interface StatsCliOptions {
   json?: boolean;
   format: StatsFormat;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;

@@ -17,6 +17,7 @@ interface TopCliOptions {
   count: number;
   json?: boolean;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   annotations?: string;
   annot?: string;

@@ -1,5 +1,5 @@
 /**
- * `slogulate trace [file] -o trace.json`: the slog as a Chrome Trace Event
+ * `slogulate trace [files...] -o trace.json`: the slog as a Chrome Trace Event
  * file for Perfetto (ui.perfetto.dev) or chrome://tracing. Written as the
  * slog is read: any size streams through.
  */
@@ -23,6 +23,7 @@ interface TraceCliOptions {
   annotations?: string;
   annot?: string;
   cranks?: string;
+  blocks?: string;
   vat?: string[];
   strict?: boolean;
 }

@@ -1,0 +1,122 @@
+/**
+ * The bench's inputs, made in its temp folder (none is committed): the big
+ * shared slog unzipped, gzipped, and 8 times end to end; a 10-line slog; a
+ * long chain slog from chain-A.slog; a slog with one crank of 300,000
+ * syscalls; a slog with one line of 50 MB.
+ */
+import { createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { once } from 'node:events';
+import { pipeline } from 'node:stream/promises';
+import { createGunzip } from 'node:zlib';
+
+/** Unzips `gz` to `plain`, and writes `times` copies of it end to end to `many`. */
+export async function bigSlogs(gz: string, plain: string, many: string, times: number): Promise<number> {
+  await pipeline(createReadStream(gz), createGunzip(), createWriteStream(plain));
+  const out = createWriteStream(many);
+  out.setMaxListeners(4 * times);
+  for (let i = 0; i < times; i += 1) await pipeline(createReadStream(plain), out, { end: i === times - 1 });
+  return statSync(plain).size;
+}
+
+/** The first `lines` lines of a slog. */
+export function headOf(from: string, to: string, lines: number): void {
+  writeFileSync(to, `${readFileSync(from, 'utf8').split('\n').slice(0, lines).join('\n')}\n`);
+}
+
+/** Writes lines with backpressure. */
+class LineWriter {
+  private readonly out;
+  constructor(path: string) {
+    this.out = createWriteStream(path);
+  }
+  async write(value: unknown): Promise<void> {
+    if (!this.out.write(`${JSON.stringify(value)}\n`)) await once(this.out, 'drain');
+  }
+  async end(): Promise<void> {
+    this.out.end();
+    await once(this.out, 'finish');
+  }
+}
+
+/**
+ * One delivery crank of `syscalls` vatstore reads (a vat walking a big
+ * collection), in the shape the kernel writes, between a create-vat and
+ * a routing crank.
+ */
+export async function bigCrankSlog(path: string, syscalls: number): Promise<number> {
+  const w = new LineWriter(path);
+  let t = 1_790_000_000;
+  const vatID = 'v9';
+  const methargs = { body: '#["walk",[]]', slots: [] };
+  await w.write({ type: 'create-vat', time: t, monotime: 0, vatID, dynamic: true, name: 'walker', managerType: 'xs-worker', vatSourceBundle: {} });
+  await w.write({ type: 'crank-start', crankType: 'delivery', crankNum: 1, message: { type: 'send', target: 'ko40', msg: { methargs, result: 'kp50' } }, time: (t += 0.001), monotime: 1 });
+  await w.write({ type: 'deliver', crankNum: 1, vatID, deliveryNum: 3, replay: false, kd: ['message', 'ko40', { methargs, result: 'kp50' }], vd: ['message', 'o+0', { methargs, result: 'p-60' }], time: (t += 0.001), monotime: 2 });
+  for (let i = 0; i < syscalls; i += 1) {
+    const key = `vc.5.s${String(i).padStart(8, '0')}`;
+    await w.write({ type: 'syscall', crankNum: 1, vatID, deliveryNum: 3, syscallNum: i, replay: false, syscall: 'vatstoreGet', ksc: ['vatstoreGet', vatID, key], vsc: ['vatstoreGet', key], time: (t += 0.00002), monotime: 3 });
+    await w.write({ type: 'syscall-result', crankNum: 1, vatID, deliveryNum: 3, syscallNum: i, replay: false, syscall: 'vatstoreGet', ksr: ['ok', '{"body":"#1","slots":[]}'], vsr: ['ok', '{"body":"#1","slots":[]}'], time: (t += 0.00002), monotime: 4 });
+  }
+  await w.write({ type: 'deliver-result', crankNum: 1, vatID, deliveryNum: 3, replay: false, dr: ['ok', null, { compute: 123_456_789 }], time: (t += 0.001), monotime: 5 });
+  await w.write({ type: 'crank-finish', crankNum: 1, crankType: 'delivery', messageType: 'send', time: (t += 0.001), monotime: 6 });
+  await w.write({ type: 'crank-start', crankType: 'routing', crankNum: 2, message: { type: 'notify', vatID, kpid: 'kp50' }, time: (t += 0.001), monotime: 7 });
+  await w.write({ type: 'crank-finish', crankNum: 2, crankType: 'routing', messageType: 'notify', time: (t += 0.001), monotime: 8 });
+  await w.end();
+  return statSync(path).size;
+}
+
+/** A console line of `megabytes` MB (a vat logging a huge string) inside a crank, and a delivery whose argument is as big. */
+export async function bigLineSlog(path: string, megabytes: number): Promise<number> {
+  const w = new LineWriter(path);
+  const t = 1_790_000_000;
+  const vatID = 'v9';
+  const huge = 'x'.repeat(megabytes << 20);
+  await w.write({ type: 'create-vat', time: t, monotime: 0, vatID, dynamic: true, name: 'logger', managerType: 'xs-worker' });
+  await w.write({ type: 'crank-start', crankType: 'delivery', crankNum: 1, vatID, message: { type: 'send', target: 'ko40' }, time: t + 0.001, monotime: 1 });
+  const methargs = { body: JSON.stringify(['log', [huge]]).replace(/^/, '#'), slots: [] };
+  await w.write({ type: 'deliver', crankNum: 1, vatID, deliveryNum: 3, replay: false, kd: ['message', 'ko40', { methargs, result: null }], vd: ['message', 'o+0', { methargs, result: null }], time: t + 0.002, monotime: 2 });
+  await w.write({ type: 'console', crankNum: 1, vatID, state: 'delivery', level: 'log', source: 'vat', args: ['huge:', huge], time: t + 0.003, monotime: 3 });
+  await w.write({ type: 'deliver-result', crankNum: 1, vatID, deliveryNum: 3, replay: false, dr: ['ok', null, { compute: 1000 }], time: t + 0.004, monotime: 4 });
+  await w.write({ type: 'crank-finish', crankNum: 1, crankType: 'delivery', messageType: 'send', time: t + 0.005, monotime: 5 });
+  await w.end();
+  return statSync(path).size;
+}
+
+/**
+ * A long chain slog from a short one: its lines before the first
+ * begin-block (kernel start, bootstrap block) once, then its blocks up to
+ * its last after-commit-stats before a restart, `copies` times, each copy's
+ * heights, crank numbers, block times and entry times shifted past the last
+ * copy's. Returns its size in bytes.
+ */
+export function chainSlog(from: string, to: string, copies: number): number {
+  type Entry = Record<string, unknown>;
+  const lines = readFileSync(from, 'utf8').split('\n').filter((l) => l.trim());
+  const entries = lines.map((l) => JSON.parse(l) as Entry);
+  const first = entries.findIndex((e) => e.type === 'cosmic-swingset-begin-block');
+  const restart = entries.findIndex((e, i) => i > 0 && e.type === 'kernel-init-start');
+  const end = (restart < 0 ? entries.length : restart) - 1;
+  let last = end;
+  while (last > first && entries[last]?.type !== 'cosmic-swingset-after-commit-stats') last -= 1;
+  if (first < 0 || last <= first) throw new Error(`${from}: no blocks to repeat`);
+  const block = entries.slice(first, last + 1);
+  const num = (v: unknown): number => (typeof v === 'number' ? v : 0);
+  const heights = block.map((e) => num(e.blockHeight)).filter((h) => h > 0);
+  const span = { height: Math.max(...heights) - Math.min(...heights) + 1, crank: Math.max(...entries.map((e) => num(e.crankNum))) + 1 };
+  const times = block.map((e) => num(e.time)).filter((t) => t > 0);
+  const seconds = Math.max(...times) - Math.min(...times) + 1;
+  const out: string[] = lines.slice(0, first);
+  for (let k = 0; k < copies; k += 1) {
+    for (const e of block) {
+      const c: Entry = { ...e };
+      if (typeof c.blockHeight === 'number') c.blockHeight += k * span.height;
+      if (typeof c.blockTime === 'number') c.blockTime += k * span.height * 6;
+      if (typeof c.crankNum === 'number') c.crankNum += k * span.crank;
+      if (typeof c.time === 'number') c.time += k * seconds;
+      if (typeof c.monotime === 'number') c.monotime += k * seconds;
+      out.push(JSON.stringify(c));
+    }
+  }
+  const text = `${out.join('\n')}\n`;
+  writeFileSync(to, text);
+  return Buffer.byteLength(text);
+}

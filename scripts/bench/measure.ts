@@ -1,0 +1,42 @@
+/**
+ * One measured run of a command: wall time from here, user + system CPU
+ * time and peak RSS from /usr/bin/time (GNU time; without it, the bench
+ * says so and shows wall time only).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+
+const TIME = '/usr/bin/time';
+export const haveTime = existsSync(TIME);
+
+export interface Sample {
+  wall: number;
+  /** User + system CPU seconds, every thread of the process. */
+  cpu: number | undefined;
+  rssKB: number | undefined;
+}
+
+/** Runs argv with stdout to /dev/null (stderr kept for errors). */
+export function measure(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Sample> {
+  return new Promise((done, fail) => {
+    const full = haveTime ? [TIME, '-f', 'BENCH RSS %M CPU %U %S', ...argv] : [...argv];
+    const started = process.hrtime.bigint();
+    const child = spawn(full[0] as string, full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => {
+      const wall = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) return fail(new Error(`${argv.join(' ')}: exit ${code}\n${err.slice(-2000)}`));
+      const m = /BENCH RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(err);
+      done({ wall, cpu: m ? Number(m[2]) + Number(m[3]) : undefined, rssKB: m ? Number(m[1]) : undefined });
+    });
+  });
+}
+
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

@@ -1,0 +1,87 @@
+/**
+ * `slogulate blocks [files...]`: one line per chain block (height, time,
+ * runs, cranks, deliveries, computrons, beans, end-block and commit time,
+ * heap after commit, inbound actions), or per N cranks / per benchmark round
+ * for a slog without blocks; `--follow` prints each block as it commits.
+ * The rows and their forms are in analyses/blocks.ts; docs/chain.md.
+ */
+import { Option, type Command } from 'commander';
+import type { BlockRow } from '../../analyses/blocks.js';
+import { BLOCK_COLUMNS, blockJson } from '../../analyses/block-text.js';
+import { GROUP_COLUMNS } from '../../analyses/crank-groups.js';
+import { chainViewOf, crankGroupsOf } from '../../run/chain.js';
+import { CliError, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
+import { parsePositiveInt } from '../common-options.js';
+import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from '../chain-rows.js';
+import { passOrFail } from '../slog-pass.js';
+
+/** What `blocks --sort` ranks by. */
+export const BLOCK_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
+
+interface BlocksCliOptions extends ChainRowsCliOptions {
+  every?: number;
+  roundMarks?: boolean;
+}
+
+/** A block's (or group's) figure for --sort: `time` is the seconds SwingSet worked on it. */
+function sortValue(row: BlockRow, key: string): number {
+  if (key === 'computrons') return row.computrons;
+  if (key === 'cranks') return row.cranks;
+  return row.seconds ?? -Infinity;
+}
+
+export function register(program: Command): Command {
+  const cmd = program
+    .command('blocks')
+    .description('one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions')
+    .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
+  for (const opt of chainRowOptions('blocks', BLOCK_SORT_KEYS, 'computrons; cranks; time (seconds SwingSet worked on the block: end-block-start to -finish)')) {
+    cmd.addOption(opt);
+  }
+  cmd
+    .addOption(new Option('--every <n>', 'for a slog without blocks: a line per n cranks').argParser(parsePositiveInt).conflicts('roundMarks'))
+    .option('--round-marks', 'for a slog without blocks: a line per benchmark round (Benchmark "NAME" round N start/end crank C)');
+  cmd.addHelpText(
+    'after',
+    `
+Runs by phase: L leftover, F forced, P priority, T timer, I inbound, C cleanup,
+? not said (older nodes); I3: three inbound runs. Times are seconds; heap is the kernel's heapUsed after
+the commit. A block run again after a restart says "again"; the execution the
+restart abandoned says "not committed (restart)". --json prints JSON lines
+(version 1, docs/chain.md).
+Examples:
+  slogulate blocks chain.slog
+  slogulate blocks --busy --sort computrons -n 10 chain.slog
+  slogulate blocks --follow chain.slog                live: a line per block as it commits
+  slogulate blocks --every 250 benchmark.slog         a slog without blocks`,
+  );
+  cmd.action(async (files: string[], _opts: BlocksCliOptions, command: Command) => {
+    const opts = command.optsWithGlobals<BlocksCliOptions>();
+    const grouped = opts.every !== undefined || opts.roundMarks === true;
+    if (grouped && opts.blocks !== undefined) throw new CliError('--blocks selects chain blocks: not with --every or --round-marks', EXIT_USAGE);
+    const rows = new ChainRows<BlockRow>(files, opts, {
+      columns: grouped ? GROUP_COLUMNS : BLOCK_COLUMNS,
+      json: blockJson,
+      sortValue,
+      keep: rowFilters(opts, (row) => row.cranks > 0),
+    });
+    const result = await rows.run((hooks) =>
+      passOrFail(
+        grouped
+          ? crankGroupsOf({ ...hooks, ...(opts.roundMarks ? { roundMarks: true } : { every: opts.every }), onGroup: (row) => rows.add(row) })
+          : chainViewOf({ ...hooks, onBlock: (row) => rows.add(row) }),
+      ),
+    );
+    if (grouped) {
+      for (const r of result.rounds?.unended() ?? []) warn(`${result.pass.name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
+      if (result.rounds && result.rounds.count === 0) {
+        throw new CliError(`${result.pass.name} (console entries): no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
+      }
+    } else if (!result.chain) {
+      warn(`${result.pass.name}: no chain blocks (cosmic-swingset-begin-block entries); for a slog without blocks use --every N or --round-marks`);
+    }
+    await rows.close();
+    process.exitCode = EXIT_OK;
+  });
+  return cmd;
+}

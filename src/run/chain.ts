@@ -1,0 +1,94 @@
+/**
+ * The chain view as passes (`slogulate blocks`, `slogulate runs`): every
+ * execution of every block and run as it ran (not the analyses' "each crank
+ * once" view: a block a restart abandoned has its own row), handed over row
+ * by row as the slog streams (analyses/blocks.ts); or, for a slog without
+ * blocks, a row per N cranks or per benchmark round (analyses/crank-groups.ts).
+ * The command line (cli/commands/blocks.ts, runs.ts) and the tests call these.
+ */
+import { BLOCKS_READS, BlocksCollector, type BlockRow } from '../analyses/blocks.js';
+import { CrankGroups } from '../analyses/crank-groups.js';
+import { RoundMarkError, Rounds } from '../analyses/rounds.js';
+import type { RunRow } from '../analyses/runs.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+import { inputsName } from '../source/inputs.js';
+import type { SlogSource } from '../source/open.js';
+import type { AnalysisInput } from './analyses.js';
+import { runPass, type PassResult } from './pass.js';
+import { UsageError } from './usage-error.js';
+
+export interface ChainViewInput extends AnalysisInput {
+  /** Opens a path in place of the usual (following a growing file). */
+  open?: (path: string) => SlogSource | Promise<SlogSource>;
+}
+
+export interface ChainViewResult {
+  pass: PassResult;
+  /** Did the slog show chain blocks? */
+  chain: boolean;
+  /** Rows handed over: blocks (or groups) and runs. */
+  blocks: number;
+  runs: number;
+  /** Cranks that ran outside every block (or, per round, outside every round). */
+  cranksOutside: number;
+  /** Per round: the rounds read (to warn of those without an end mark). */
+  rounds?: Rounds;
+}
+
+/** Turns a round-mark error thrown inside the pass into a usage error. */
+class MarkErrors implements CrankSink {
+  constructor(private readonly inner: CrankSink) {}
+  entry(entry: SlogEntry, line: number): void {
+    this.guard(() => this.inner.entry(entry, line));
+  }
+  crank(crank: Crank): void {
+    this.guard(() => this.inner.crank(crank));
+  }
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      if (err instanceof RoundMarkError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+}
+
+/** Blocks and runs of a chain slog, each row handed over as it ends. */
+export async function chainViewOf(
+  input: ChainViewInput & { onBlock?: (row: BlockRow) => void; onRun?: (row: RunRow) => void },
+): Promise<ChainViewResult> {
+  const collector = new BlocksCollector({
+    ...(input.onBlock ? { onBlock: input.onBlock } : {}),
+    ...(input.onRun ? { onRun: input.onRun } : {}),
+  });
+  let pass: PassResult;
+  try {
+    pass = await runPass({ ...input, reads: BLOCKS_READS, sink: collector });
+  } finally {
+    // What was read so far is still handed over (a follow stopped, a file that failed to read).
+    collector.end();
+  }
+  return { pass, chain: collector.chain, blocks: collector.blocks, runs: collector.runs, cranksOutside: collector.cranksOutside };
+}
+
+/** The same rows for a slog without blocks: every `every` cranks, or per benchmark round. */
+export async function crankGroupsOf(
+  input: ChainViewInput & { every?: number; roundMarks?: boolean; onGroup: (row: BlockRow) => void },
+): Promise<ChainViewResult> {
+  const rounds = input.roundMarks ? new Rounds() : undefined;
+  const groups = new CrankGroups({
+    ...(rounds ? { rounds } : { every: input.every }),
+    slogName: inputsName(input.inputs),
+    onGroup: input.onGroup,
+  });
+  let pass: PassResult;
+  try {
+    pass = await runPass({ ...input, reads: BLOCKS_READS, sink: new MarkErrors(groups) });
+  } finally {
+    groups.end();
+  }
+  return { pass, chain: false, blocks: groups.groups, runs: 0, cranksOutside: groups.leftOut, ...(rounds ? { rounds } : {}) };
+}

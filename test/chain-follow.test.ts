@@ -1,0 +1,123 @@
+/**
+ * `slogulate blocks --follow`: a live monitor on a chain slog still being
+ * written. The bin is spawned on the first blocks of chain-A.slog; the rest
+ * is appended in pieces (one ending mid-line), then the file is rotated (a
+ * new file under its name, as logrotate does); each block's line must
+ * appear once the block committed (its after-commit-stats written) and not
+ * before, and Ctrl-C (SIGINT) ends the run with the lines `blocks` prints for
+ * the whole slog.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, runCli } from './helpers.js';
+
+const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-chain-follow-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+interface Running {
+  child: ChildProcessWithoutNullStreams;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+function start(args: string[]): Running {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => out.push(c));
+  child.stderr.on('data', (c: Buffer) => err.push(c));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
+}
+
+async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!test()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** The line index just after block `height`'s after-commit-stats. */
+function afterCommitOf(lines: string[], height: number): number {
+  const i = lines.findIndex((l) => l.includes('"cosmic-swingset-after-commit-stats"') && l.includes(`"blockHeight":${height},`));
+  if (i < 0) throw new Error(`no after-commit-stats of block ${height}`);
+  return i + 1;
+}
+
+const heights = (text: string): number[] =>
+  text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => (JSON.parse(l) as { height: number }).height);
+
+describe('blocks --follow', () => {
+  it('prints each block as it commits, across a rotation; Ctrl-C ends with the rows of the whole slog', async () => {
+    // Only the first 40 blocks: enough for three pieces and a rotation, and quick.
+    const all = readFileSync(CHAIN_A, 'utf8').split(/(?<=\n)/);
+    const lines = all.slice(0, afterCommitOf(all, 40));
+    const file = join(dir, 'live.slog');
+    const cut1 = afterCommitOf(lines, 10);
+    writeFileSync(file, lines.slice(0, cut1).join(''));
+    const run = start(['blocks', '--follow', '--json', file]);
+    try {
+      await until('block 10', () => heights(run.stdout()).includes(10));
+      // Block 11 has begun in no byte yet; nothing ended the run.
+      expect(heights(run.stdout())).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(run.child.exitCode).toBeNull();
+
+      // Up to block 20's commit, the last piece stopping in the middle of block 21's begin-block line.
+      const cut2 = afterCommitOf(lines, 20);
+      const half = lines[cut2] as string;
+      appendFileSync(file, lines.slice(cut1, cut2).join('') + half.slice(0, 40));
+      await until('block 20', () => heights(run.stdout()).includes(20));
+      expect(heights(run.stdout()).at(-1)).toBe(20);
+
+      // Block 21's line is not printed before its after-commit-stats is written.
+      const commit21 = afterCommitOf(lines, 21);
+      appendFileSync(file, half.slice(40) + lines.slice(cut2 + 1, commit21 - 1).join(''));
+      await new Promise((r) => setTimeout(r, 700));
+      expect(heights(run.stdout()).at(-1)).toBe(20);
+      appendFileSync(file, lines[commit21 - 1] as string);
+      await until('block 21', () => heights(run.stdout()).includes(21));
+
+      // Rotated: the old file renamed away, the rest of the slog written to a new file of the same name.
+      renameSync(file, join(dir, 'live.slog.1'));
+      writeFileSync(file, lines.slice(commit21).join(''));
+      await until('block 40', () => heights(run.stdout()).includes(40));
+
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      expect(run.stderr()).toMatch(/live\.slog: file replaced \(rotated\); reading the new file from its start\n$/);
+      const whole = join(dir, 'whole.slog');
+      writeFileSync(whole, lines.join(''));
+      const plain = await runCli(['blocks', '--json', whole]);
+      expect(run.stdout()).toBe(plain.stdout);
+      expect(heights(plain.stdout)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+
+  it('text: the header first, then a line per block', async () => {
+    const all = readFileSync(CHAIN_A, 'utf8').split(/(?<=\n)/);
+    const file = join(dir, 'text.slog');
+    writeFileSync(file, all.slice(0, 10).join(''));
+    const run = start(['blocks', '--follow', file]);
+    try {
+      await until('the header', () => run.stdout().startsWith('  height  time (UTC)'));
+      appendFileSync(file, all.slice(10, afterCommitOf(all, 3)).join(''));
+      await until('block 3', () => /^ +3 {2}2024-06-10T09:16:52Z /m.test(run.stdout()));
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(0);
+      expect(run.stdout().split('\n').length).toBe(5);
+    } finally {
+      run.child.kill('SIGKILL');
+    }
+  }, 30_000);
+});
