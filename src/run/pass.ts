@@ -129,7 +129,8 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     try {
       for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
         if (batch.big) {
-          // A line too big to hold, read as it streams (scan/big-line.ts).
+          // A line too big to hold, read as it streams (scan/big-line.ts); the heap kept flat as it goes.
+          if (governor) batch.big.onChunk = (bytes) => governor.tickBig(bytes);
           const entry = await reader.readBig(batch.big);
           result.lines += 1;
           const line = batch.firstLine;
@@ -144,7 +145,6 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
             assembler.push(entry, line);
           }
           if (governor || config.afterBatch) {
-            governor?.tick(batch.big.bytes);
             if (config.afterBatch) await config.afterBatch(batch.big.bytes);
           }
           continue;

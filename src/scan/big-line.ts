@@ -29,6 +29,7 @@ import { BIG_STRING_CHARS, BigString, HEAD_CHARS, Spool } from './big-string.js'
 import { BodyDecoder, DecodedBody } from './body-decoder.js';
 import { isCrankEntryType, type SlogEntry } from './entry-types.js';
 import { JsonTokens, type JsonToken } from './json-tokens.js';
+import { methodInHead } from './method-name.js';
 import { BadLine, entryOf, oneLine } from './plain-reader.js';
 import type { FieldMask, ReadPlan } from './read-plan.js';
 import type { FieldsByType } from './reads.js';
@@ -198,6 +199,8 @@ class Builder {
   private strBody: BodyDecoder | undefined;
   private strHead = '';
   private strBad = false;
+  /** A probed body read for its head only (the method is there). */
+  private strHeadOnly = false;
 
   constructor(
     readonly root: Root,
@@ -253,7 +256,7 @@ class Builder {
         this.stringChunk(token.value as string);
         return;
       case 'endString': {
-        const skipped = this.strSpec === 'skip';
+        const skipped = this.strSpec === 'skip' && !this.strHeadOnly;
         this.add(this.endString(), skipped);
         return;
       }
@@ -302,6 +305,7 @@ class Builder {
     this.strBody = undefined;
     this.strHead = '';
     this.strBad = false;
+    this.strHeadOnly = false;
   }
 
   private stringChunk(chunk: string): void {
@@ -319,10 +323,17 @@ class Builder {
     this.strParts.push(chunk);
     if (this.strLength <= BIG_STRING_CHARS) return;
     if (spec === 'probe') {
-      // A body over the limit: decoded as it comes, for its method.
-      this.strBody = new BodyDecoder(-1, 'methargs');
       const text = this.strParts.join('');
       this.strParts = [];
+      if (methodInHead(text)) {
+        // The method is in its first characters (where a kernel writes it): the rest is left unread.
+        this.strHead = text.slice(0, HEAD_CHARS);
+        this.strSpec = 'skip';
+        this.strHeadOnly = true;
+        return;
+      }
+      // A body over the limit whose method is not at its start: decoded as it comes.
+      this.strBody = new BodyDecoder(-1, 'methargs');
       this.bodyText(text);
     } else if (this.options.bigStrings) {
       this.strBig = new BigString(this.spool);
@@ -342,6 +353,7 @@ class Builder {
   }
 
   private endString(): unknown {
+    if (this.strHeadOnly) return new DecodedBody(this.strHead, undefined);
     if (this.strSpec === 'skip') return undefined;
     if (this.strBig) {
       const big = this.strBig;
@@ -369,7 +381,7 @@ class Builder {
 }
 
 /** The bytes given to the tokenizer at once. */
-const PIECE_BYTES = 1 << 16;
+const PIECE_BYTES = 1 << 14;
 
 /** What a big line reads to. */
 export interface BigLineResult {

@@ -62,5 +62,10 @@ export function methargsMethod(methargs: unknown): string {
   }
 }
 
+/** Does methargsMethod find the method in this start of a body (so that the rest of it is never read)? */
+export function methodInHead(text: string): boolean {
+  return METHOD_PREFIX.test(text.length > 400 ? text.slice(0, 400) : text);
+}
+
 /** The method at the start of a methargs body: read without parsing the arguments. */
 const METHOD_PREFIX = /^(#?)\["((?:[^"\\]|\\.)*)"\s*,/;

@@ -67,6 +67,8 @@ export class BigLine {
   bytes = 0;
   /** Known once read: the input ended before the line's `\n`. */
   unterminated = false;
+  /** Told the size of each chunk of the line as it is read (the pass's heap governor). */
+  onChunk: ((bytes: number) => void) | undefined;
 
   constructor(
     head: Buffer[],
@@ -86,6 +88,12 @@ export class BigLine {
 
   /** The next chunk of the line, or undefined at its end. */
   async read(): Promise<Buffer | undefined> {
+    const chunk = await this.readChunk();
+    if (chunk !== undefined) this.onChunk?.(chunk.length);
+    return chunk;
+  }
+
+  private async readChunk(): Promise<Buffer | undefined> {
     const first = this.head.shift();
     if (first !== undefined) {
       this.bytes += first.length;
@@ -107,7 +115,7 @@ export class BigLine {
     if (nl + 1 < chunk.length) this.giveBack(chunk.subarray(nl + 1));
     const end = lineEnd(chunk, 0, nl);
     this.bytes += end;
-    return end > 0 ? chunk.subarray(0, end) : this.read();
+    return end > 0 ? chunk.subarray(0, end) : this.readChunk();
   }
 
   async *chunks(): AsyncGenerator<Buffer> {
