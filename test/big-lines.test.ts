@@ -104,6 +104,23 @@ describe('a real slog with huge lines of every kind (a-xs-3)', () => {
     }
   });
 
+  it('the same when cranks spill (model/assembler.ts): a spilled crank\'s huge strings wait in its text', async () => {
+    const saved = process.env.SLOGULATE_SPILL;
+    try {
+      for (const spill of ['1', '3']) {
+        process.env.SLOGULATE_SPILL = spill;
+        const before = await render(() => streamed('x', XS), {}, NONE);
+        const after = await render(() => streamed('x', XS), {}, String(THRESHOLD));
+        expect(after.text === before.text, `SLOGULATE_SPILL=${spill}`).toBe(true);
+        // The huge console string, in a crank that spilled, printed whole.
+        expect(after.text.includes(`log: big: ${bigText(N, 2)}`)).toBe(true);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.SLOGULATE_SPILL;
+      else process.env.SLOGULATE_SPILL = saved;
+    }
+  });
+
   it('the same from bytes in memory (big lines inside one chunk) and gzipped', async () => {
     const before = await render(() => streamed('x', XS), {}, NONE);
     const bytes = await render(() => ({ name: 'x', bytes: Buffer.from(XS) }), {}, String(THRESHOLD));
