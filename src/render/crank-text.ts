@@ -13,6 +13,7 @@ import type {
   SyscallResultEntry,
 } from '../scan/entry-types.js';
 import { NO_VAT } from '../model/vats.js';
+import { currentScope } from '../scan/big-string.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
@@ -224,5 +225,7 @@ export function appendReplayLines(ctx: RenderContext, kernel: KernelLines, item:
   const lines: string[] = [];
   if (item.kind === 'syscall') appendSyscallLines(replay, item, lines);
   else appendEntryLines(replay, kernel, item.entry, lines);
-  for (const text of lines) for (const line of text.split('\n')) out.push(`replay ${line}`);
+  // A big string's text may hold line breaks: each line is marked, so its text is read whole here.
+  const scope = currentScope();
+  for (const text of lines) for (const line of (scope ? scope.expand(text) : text).split('\n')) out.push(`replay ${line}`);
 }

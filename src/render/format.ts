@@ -1,4 +1,5 @@
 /** Number formats shared by every renderer. */
+import { BigString } from '../scan/big-string.js';
 
 /** Seconds as whole microseconds: `902µs`. */
 export function micros(seconds: number): string {
@@ -48,8 +49,9 @@ export function fixed2(x: number): string {
 
 const TWO_28 = 2 ** 28;
 
-/** A value from the slog printed inline: strings bare, anything else as JSON. */
+/** A value from the slog printed inline: strings bare (a BigString too), anything else as JSON. */
 export function inline(value: unknown): string {
   if (typeof value === 'string') return value;
+  if (value instanceof BigString) return value.toString();
   return JSON.stringify(value) ?? String(value);
 }

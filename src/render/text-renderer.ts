@@ -4,10 +4,15 @@
  * it finishes (its header carries the crank's timings). A crank of many
  * syscalls is held as its text, not its entries: it spills them
  * (model/assembler.ts) and they are rendered then.
+ *
+ * A big line's huge strings (scan/big-string.ts) are in its lines as
+ * sentinels, made inside this render's BigTextScope, and written out piece
+ * by piece as the text goes out: the render never holds their text.
  */
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import { isReplay, type Crank, type CrankItem, type SyscallPair } from '../model/crank.js';
+import { BigTextScope } from '../scan/big-string.js';
 import type { SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
@@ -55,18 +60,22 @@ export class TextRenderer implements CrankSink {
   private spilledText: { crank: Crank; chunks: string[] } | undefined;
   /** Kernel starts printed: every one after the first is a restart. */
   private kernelStarts = 0;
+  private readonly bigText = new BigTextScope();
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
     this.ctx = new RenderContext(config.options, config.annotations, this.vats);
     this.kernel = new KernelLines(this.ctx);
+    // The text out, each big string's sentinel replaced by its text.
+    const bigText = this.bigText;
+    const out: TextOut = (text) => bigText.write(text, config.out);
     // --nonoise on a chain slog: a header per busy block instead of the chain's bookkeeping lines.
     if (config.options.nonoise) {
-      const blocks = new BlockHeaders(this.ctx, config.out, config.options.crankbreaks);
+      const blocks = new BlockHeaders(this.ctx, out, config.options.crankbreaks);
       this.blocks = blocks;
       this.out = (text) => blocks.write(text);
     } else {
-      this.out = config.out;
+      this.out = out;
     }
     this.selectCrank = config.selectCrank;
     this.printOutside = config.printOutside ?? true;
@@ -92,6 +101,20 @@ export class TextRenderer implements CrankSink {
   }
 
   entry(entry: SlogEntry): void {
+    this.inScope(() => this.printEntry(entry));
+  }
+
+  /**
+   * Runs `fn` with big strings printing as sentinels; forgets those not
+   * written (dropped), unless text not written yet holds them: a block's
+   * (--nonoise), or a spilling crank's.
+   */
+  private inScope(fn: () => void): void {
+    this.bigText.run(fn);
+    if (this.bigText.holding && !this.blocks?.holding && this.spilledText === undefined) this.bigText.release();
+  }
+
+  private printEntry(entry: SlogEntry): void {
     if (this.blocks?.entry(entry)) return;
     this.ctx.currentVat = vatOf(entry);
     const replay = (entry as { replay?: unknown }).replay === true;
@@ -148,6 +171,10 @@ export class TextRenderer implements CrankSink {
    * is written in between.
    */
   spill(crank: Crank): void {
+    this.inScope(() => this.spillCrank(crank));
+  }
+
+  private spillCrank(crank: Crank): void {
     this.flushOutsideSyscall();
     // --nonoise prints no routing crank's lines.
     if (this.ctx.options.nonoise && crank.crankType === 'routing') return;
@@ -162,6 +189,10 @@ export class TextRenderer implements CrankSink {
   }
 
   crank(crank: Crank): void {
+    this.inScope(() => this.printCrank(crank));
+  }
+
+  private printCrank(crank: Crank): void {
     this.flushOutsideSyscall();
     const { options } = this.ctx;
     const held = this.spilledText;
@@ -204,6 +235,10 @@ export class TextRenderer implements CrankSink {
   }
 
   end(): void {
+    this.inScope(() => this.printEnd());
+  }
+
+  private printEnd(): void {
     this.flushOutsideSyscall();
     this.blocks?.end();
     const lines: string[] = [];

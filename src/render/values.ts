@@ -4,10 +4,16 @@
  * A body starting with `#` is smallcaps; any other body is the legacy
  * encoding with `@qclass` records. Both print the same way. Every rendered
  * value, at any depth, longer than `bigWidth` characters prints as `<BIG>`.
+ *
+ * A big line's body may be a BigString (scan/big-string.ts): it is decoded
+ * as its text is read back, the parts longer than `bigWidth` dropped as they
+ * go by (scan/body-decoder.ts: BIG_VALUE, printed `<BIG>`).
  */
+import { BigString, currentScope } from '../scan/big-string.js';
+import { BigValue, decodeBodyPieces, type BodyShape } from '../scan/body-decoder.js';
 import { decodeBody, isCapData } from '../scan/capdata.js';
 import { methodName } from '../scan/method-name.js';
-import type { Ref } from '../scan/entry-types.js';
+import type { CapData, Ref } from '../scan/entry-types.js';
 
 /** How a slot (a kref or vref) is printed: `@ko12` or `<name>`. */
 export type RefPrinter = (ref: Ref) => string;
@@ -21,7 +27,21 @@ const BIG = '<BIG>';
 const UNINTELLIGIBLE = '<unintelligible value>';
 
 function big(text: string, ctx: ValueContext): string {
-  return text.length > ctx.bigWidth ? BIG : text;
+  if (text.length > ctx.bigWidth) return BIG;
+  // A BigString inside (as a sentinel, while a render prints it): its whole length counts.
+  const scope = currentScope();
+  return scope?.holding && scope.expandedLength(text) > ctx.bigWidth ? BIG : text;
+}
+
+/** A capdata's decoded body; a BigString body decoded as its text is read back. Throws when the body is not JSON. */
+function decoded(data: CapData, ctx: ValueContext, shape: BodyShape): { value: unknown; smallcaps: boolean } {
+  const body = data.body as unknown;
+  return body instanceof BigString ? decodeBodyPieces(body.pieces(), ctx.bigWidth, shape) : decodeBody(data);
+}
+
+/** String(value), where a value too long to have been kept prints as `<BIG>`. */
+function asText(value: unknown): string {
+  return value instanceof BigValue ? BIG : String(value);
 }
 
 function slotAt(slots: readonly Ref[], index: number, ctx: ValueContext): string {
@@ -71,11 +91,11 @@ function qclassRecord(val: Record<string, unknown>, slots: readonly Ref[], ctx: 
     case '-Infinity':
       return qclass;
     case 'bigint':
-      return String(val.digits);
+      return asText(val.digits);
     case 'slot':
       return slotAt(slots, Number(val.index), ctx);
     case 'symbol':
-      return `[${String(val.name)}]`;
+      return val.name instanceof BigValue ? BIG : `[${String(val.name)}]`;
     case '@@asyncIterator':
       return '[Symbol.asyncIterator]';
     case 'error': {
@@ -103,6 +123,7 @@ function qclassRecord(val: Record<string, unknown>, slots: readonly Ref[], ctx: 
 
 /** One decoded value (already `JSON.parse`d from a body) to text. */
 export function renderValue(val: unknown, slots: readonly Ref[], smallcaps: boolean, ctx: ValueContext): string {
+  if (val instanceof BigValue) return BIG;
   let text: string;
   if (Array.isArray(val)) {
     text = `[${val.map((v) => renderValue(v, slots, smallcaps, ctx)).join(', ')}]`;
@@ -122,7 +143,7 @@ export function renderValue(val: unknown, slots: readonly Ref[], smallcaps: bool
 export function renderCapData(data: unknown, ctx: ValueContext): string {
   if (!isCapData(data)) return big(JSON.stringify(data) ?? UNINTELLIGIBLE, ctx);
   try {
-    const { value, smallcaps } = decodeBody(data);
+    const { value, smallcaps } = decoded(data, ctx, 'value');
     return renderValue(value, data.slots, smallcaps, ctx);
   } catch {
     return UNINTELLIGIBLE;
@@ -133,7 +154,7 @@ export function renderCapData(data: unknown, ctx: ValueContext): string {
 export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: string; args: string } {
   if (!isCapData(methargs)) return { method: '<unintelligible method>', args: '<unintelligible message args>' };
   try {
-    const { value, smallcaps } = decodeBody(methargs);
+    const { value, smallcaps } = decoded(methargs, ctx, 'methargs');
     const [method, args] = value as [unknown, unknown[]];
     const argText = (Array.isArray(args) ? args : []).map((a) => renderValue(a, methargs.slots, smallcaps, ctx));
     return { method: methodName(method, smallcaps), args: argText.join(', ') };
@@ -146,7 +167,7 @@ export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: 
 export function renderCallArgs(argsData: unknown, ctx: ValueContext): string {
   if (!isCapData(argsData)) return '<unintelligible call args>';
   try {
-    const { value, smallcaps } = decodeBody(argsData);
+    const { value, smallcaps } = decoded(argsData, ctx, 'callArgs');
     if (!Array.isArray(value)) return renderValue(value, argsData.slots, smallcaps, ctx);
     return value.map((a) => renderValue(a, argsData.slots, smallcaps, ctx)).join(', ');
   } catch {

@@ -46,10 +46,12 @@ async function pass(
   reads: Reads,
   sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
+  /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
+  bigStrings = false,
 ): Promise<PassResult & { executions: CommittedCranks | undefined }> {
   // Held back only where a restart may be (restarts.ts): holding costs speed.
   const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
-  const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}) });
+  const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
   executions?.end();
   return { ...result, executions };
 }
@@ -59,7 +61,7 @@ export async function statsOf(
   input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations },
 ): Promise<{ aggregate: SlogAggregate; pass: PassResult }> {
   const aggregator = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames });
-  const result = await pass(input, AGGREGATE_READS, aggregator);
+  const result = await pass(input, AGGREGATE_READS, aggregator, undefined, true);
   return { aggregate: aggregator.result(), pass: result };
 }
 
@@ -68,7 +70,7 @@ export async function topOf(
   input: AnalysisInput & { keys?: readonly TopKey[]; n: number; selection?: SelectionSpec; annotations?: Annotations },
 ): Promise<{ top: TopResult; cranksSelected: number; pass: PassResult }> {
   const collector = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
-  const result = await pass(input, TOP_READS, collector);
+  const result = await pass(input, TOP_READS, collector, undefined, true);
   return { top: collector.result(), cranksSelected: collector.cranksSelected, pass: result };
 }
 

@@ -70,6 +70,14 @@ export interface PassConfig {
    * library caller.
    */
   governHeap?: boolean;
+  /**
+   * The consumer copes with BigStrings (scan/big-string.ts) in the entries
+   * of big lines: it prints them through a BigTextScope, or never reads
+   * them. Otherwise a big line's strings come as strings.
+   */
+  bigStrings?: boolean;
+  /** Lines over this many bytes are read as a stream (default: the switches', 4 MB). */
+  bigLineBytes?: number;
 }
 
 export interface PassResult {
@@ -94,7 +102,12 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   }
   const s = switches();
   const path: ReadPath = config.path ?? (s.fast ? 'fast' : 'plain');
-  const reader = lineReader(mergeReads(MODEL_READS, config.reads), { fast: path === 'fast', checkReads: s.checkReads });
+  const reader = lineReader(mergeReads(MODEL_READS, config.reads), {
+    fast: path === 'fast',
+    checkReads: s.checkReads,
+    bigStrings: config.bigStrings === true,
+  });
+  const bigLineBytes = config.bigLineBytes ?? s.bigLineBytes;
   const assembler = new CrankAssembler(config.sink, s.spill === undefined ? {} : { spillAt: s.spill });
   const governor = config.governHeap && s.heap ? processGovernor(s) : undefined;
   const observe = config.observe;
@@ -114,7 +127,28 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     config.onOpen?.(source);
     const bad = new BadLines(source.name, config.onBadLine);
     try {
-      for await (const batch of readLines(source.chunks())) {
+      for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
+        if (batch.big) {
+          // A line too big to hold, read as it streams (scan/big-line.ts); the heap kept flat as it goes.
+          if (governor) batch.big.onChunk = (bytes) => governor.tickBig(bytes);
+          const entry = await reader.readBig(batch.big);
+          result.lines += 1;
+          const line = batch.firstLine;
+          if (entry instanceof BadLine) {
+            result.badLines += 1;
+            bad.add(line, entry.why);
+          } else if (entry !== undefined) {
+            if (bad.pending) bad.flush();
+            bad.good += 1;
+            result.entries += 1;
+            if (observe) observe(entry, line);
+            assembler.push(entry, line);
+          }
+          if (governor || config.afterBatch) {
+            if (config.afterBatch) await config.afterBatch(batch.big.bytes);
+          }
+          continue;
+        }
         const count = batch.spans.length / 2;
         for (let i = 0; i < count; i += 1) {
           const entry = reader.read(batch, i);

@@ -87,6 +87,8 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
     path: config.path,
     stdin: config.stdin,
     governHeap: config.governHeap,
+    // Big strings go out through the renderer's scope (render/text-renderer.ts).
+    bigStrings: true,
   });
   if (!begun) renderer.begin();
   renderer.end();

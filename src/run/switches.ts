@@ -11,7 +11,10 @@
  * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap and collection interval |
  * | SLOGULATE_SPILL=N | a crank spills its syscalls into its sink's figures at N held (default 1024, model/assembler.ts; 0 never): the tests make it small |
  * | SLOGULATE_CHUNK_BYTES, SLOGULATE_WORKERS_AFTER, SLOGULATE_MAX_CHUNK_BYTES | the parallel render's chunking |
+ * | SLOGULATE_BIG_LINE_BYTES=N | lines over N bytes are read as a stream of tokens (default 4 MB, source/lines.ts; tests use small N) |
  */
+
+import { BIG_LINE_BYTES } from '../source/lines.js';
 
 export interface Switches {
   fast: boolean;
@@ -25,6 +28,7 @@ export interface Switches {
   chunkBytes: number | undefined;
   workersAfter: number | undefined;
   maxChunkBytes: number | undefined;
+  bigLineBytes: number;
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -46,5 +50,6 @@ export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
     chunkBytes: envNumber(env, 'SLOGULATE_CHUNK_BYTES'),
     workersAfter: envNumber(env, 'SLOGULATE_WORKERS_AFTER'),
     maxChunkBytes: envNumber(env, 'SLOGULATE_MAX_CHUNK_BYTES'),
+    bigLineBytes: envNumber(env, 'SLOGULATE_BIG_LINE_BYTES') ?? BIG_LINE_BYTES,
   };
 }

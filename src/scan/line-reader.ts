@@ -7,8 +7,12 @@
  * A create-vat line's source bundle (about a megabyte of base64 no consumer
  * reads, in the line's middle) is cut out of its bytes before the rest is
  * decoded and parsed, when it is where the kernel writes it.
+ *
+ * A line over the big-line threshold (source/lines.ts) is read as a stream
+ * of tokens instead (`readBig`, big-line.ts), whatever the path.
  */
-import { batchText, lineText, type LineBatch } from '../source/lines.js';
+import { batchText, lineText, type BigLine, type LineBatch } from '../source/lines.js';
+import { readBigLine } from './big-line.js';
 import { checkedEntry } from './checked-entries.js';
 import type { SlogEntry } from './entry-types.js';
 import { FastReader } from './fast-reader.js';
@@ -24,6 +28,8 @@ export interface LineReaderOptions {
   fast?: boolean;
   /** Hand out entries that throw when a field not asked for is read (tests: SLOGULATE_CHECK_READS=1). */
   checkReads?: boolean;
+  /** A big line's strings over BIG_STRING_CHARS as BigStrings (scan/big-string.ts): the consumer copes with them. */
+  bigStrings?: boolean;
 }
 
 export interface LineReader {
@@ -31,6 +37,8 @@ export interface LineReader {
   readonly plan: ReadPlan;
   /** Line `i` of the batch: its entry, a BadLine, or undefined for a blank line. */
   read(batch: LineBatch, i: number): SlogEntry | BadLine | undefined;
+  /** A big line (a batch's `big`), read as it streams. */
+  readBig(line: BigLine): Promise<SlogEntry | BadLine | undefined>;
 }
 
 const CREATE_VAT = asciiBytes('{"type":"create-vat",');
@@ -84,7 +92,14 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
     return plain(batch, i, last);
   }
 
-  if (!check) return { path: fast ? 'fast' : 'plain', plan, read };
+  const bigOptions = { bigStrings: options.bigStrings === true };
+  async function readBig(line: BigLine): Promise<SlogEntry | BadLine | undefined> {
+    const { entry, syscallName } = await readBigLine(line, plan, bigOptions);
+    if (!check || entry === undefined || entry instanceof BadLine) return entry;
+    return checkedEntry(entry, plan, syscallName);
+  }
+
+  if (!check) return { path: fast ? 'fast' : 'plain', plan, read, readBig };
   return {
     path: fast ? 'fast' : 'plain',
     plan,
@@ -93,6 +108,7 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
       if (entry === undefined || entry instanceof BadLine) return entry;
       return checkedEntry(entry, plan, syscallNameOf(lineText(batch, i)));
     },
+    readBig,
   };
 }
 

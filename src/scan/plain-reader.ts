@@ -59,6 +59,11 @@ export function readPlainLine(text: string, plan: ReadPlan, unterminated = false
     const why = oneLine((err as Error).message);
     return new BadLine(unterminated ? `truncated last line (no newline at end): ${why}` : `not JSON: ${why}`);
   }
+  return entryOf(value, plan);
+}
+
+/** A parsed line (JSON.parse's, or a big line's: big-line.ts) to its entry, or a BadLine. */
+export function entryOf(value: unknown, plan: ReadPlan): SlogEntry | BadLine {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return new BadLine('not a slog entry (not a JSON object)');
   let line = value as Record<string, unknown>;
   if (typeof line.type !== 'string') {
@@ -74,7 +79,7 @@ export function readPlainLine(text: string, plan: ReadPlan, unterminated = false
 }
 
 /** Error messages can quote the line: keep them to one short line. */
-function oneLine(message: string): string {
+export function oneLine(message: string): string {
   const flat = message.replace(/\s+/g, ' ');
   return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat;
 }

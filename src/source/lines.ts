@@ -14,6 +14,12 @@
  * collections of 2-4 ms became 0.5-1 ms, where decoding a whole chunk first
  * (a megabyte of strings alive at once) had every young collection copy,
  * then promote, the text not read yet.
+ *
+ * A line that grows past `bigLineBytes` before its end (a console entry
+ * with a huge string, a delivery with a huge argument) is not joined: it
+ * comes as a batch of its own, with no spans and a `big` line whose bytes
+ * the reader takes as a stream of chunks (scan/big-line.ts), so that it is
+ * never held whole. Lines under the threshold take the usual path, untouched.
  */
 import { isAscii } from 'node:buffer';
 
@@ -32,6 +38,94 @@ export interface LineBatch {
   piece: string | undefined;
   pieceStart: number;
   pieceEnd: number;
+  /** A line over the big-line threshold: its bytes as a stream (the batch has no spans then). */
+  big: BigLine | undefined;
+}
+
+/** Where a line is big enough to be read as a stream (readLines' default). */
+export const BIG_LINE_BYTES = 4 << 20;
+
+export interface ReadLinesOptions {
+  /**
+   * A line that reaches this many bytes before its end comes as a BigLine
+   * (default: never; the pass gives BIG_LINE_BYTES or its switch).
+   */
+  bigLineBytes?: number;
+}
+
+/**
+ * A line too big to hold: its bytes, read once, in order, as they come. A
+ * chunk is valid until the next is asked for. The line's `\n` is not part
+ * of it, nor a `\r` just before it in the same chunk (one that a chunk
+ * boundary parts from its `\n` comes as the last byte: JSON takes it for
+ * white space).
+ */
+export class BigLine {
+  private head: Buffer[];
+  private done = false;
+  /** Bytes of the line read so far (all of them once read). */
+  bytes = 0;
+  /** Known once read: the input ended before the line's `\n`. */
+  unterminated = false;
+  /** Told the size of each chunk of the line as it is read (the pass's heap governor). */
+  onChunk: ((bytes: number) => void) | undefined;
+
+  constructor(
+    head: Buffer[],
+    private readonly next: () => Promise<Buffer | undefined>,
+    /** Hands back the rest of the chunk the line ended in. */
+    private readonly giveBack: (rest: Buffer) => void,
+  ) {
+    this.head = head;
+  }
+
+  /** A big line already in memory (within a chunk): its bytes as one chunk. */
+  static whole(bytes: Buffer): BigLine {
+    const line = new BigLine([bytes], () => Promise.resolve(undefined), () => undefined);
+    line.done = true;
+    return line;
+  }
+
+  /** The next chunk of the line, or undefined at its end. */
+  async read(): Promise<Buffer | undefined> {
+    const chunk = await this.readChunk();
+    if (chunk !== undefined) this.onChunk?.(chunk.length);
+    return chunk;
+  }
+
+  private async readChunk(): Promise<Buffer | undefined> {
+    const first = this.head.shift();
+    if (first !== undefined) {
+      this.bytes += first.length;
+      return first;
+    }
+    if (this.done) return undefined;
+    const chunk = await this.next();
+    if (chunk === undefined) {
+      this.done = true;
+      this.unterminated = true;
+      return undefined;
+    }
+    const nl = chunk.indexOf(10);
+    if (nl < 0) {
+      this.bytes += chunk.length;
+      return chunk;
+    }
+    this.done = true;
+    if (nl + 1 < chunk.length) this.giveBack(chunk.subarray(nl + 1));
+    const end = lineEnd(chunk, 0, nl);
+    this.bytes += end;
+    return end > 0 ? chunk.subarray(0, end) : this.readChunk();
+  }
+
+  async *chunks(): AsyncGenerator<Buffer> {
+    for (let chunk = await this.read(); chunk !== undefined; chunk = await this.read()) yield chunk;
+  }
+
+  /** Reads what the consumer left of the line. */
+  async skip(): Promise<void> {
+    while ((await this.read()) !== undefined);
+  }
 }
 
 /** Below V8's large-object size, so that a piece is young garbage like a line. */
@@ -70,7 +164,7 @@ export function batchBytes(batch: LineBatch): number {
 }
 
 function batch(bytes: Buffer, spans: number[], ascii: boolean, firstLine: number, unterminatedLast: boolean): LineBatch {
-  return { bytes, spans, ascii, firstLine, unterminatedLast, piece: undefined, pieceStart: 0, pieceEnd: 0 };
+  return { bytes, spans, ascii, firstLine, unterminatedLast, piece: undefined, pieceStart: 0, pieceEnd: 0, big: undefined };
 }
 
 /** A line's end, without a `\r` before its `\n`. */
@@ -109,13 +203,36 @@ export function splitLines(bytes: Buffer, firstLine = 1): LineBatch {
 /**
  * The lines of a stream of chunks. Chunks may be borrowed (valid only until
  * the next one is read): what is kept of one (an unfinished line) is copied.
+ * With `bigLineBytes`, a line that reaches that size before its end is
+ * handed out as a BigLine (a batch with no spans), to be read before the
+ * next batch is asked for (what is not read of it is skipped then).
  */
-export async function* readLines(chunks: AsyncIterable<Buffer> | Iterable<Buffer>): AsyncGenerator<LineBatch> {
+export async function* readLines(
+  chunks: AsyncIterable<Buffer> | Iterable<Buffer>,
+  options: ReadLinesOptions = {},
+): AsyncGenerator<LineBatch> {
+  const bigAt = options.bigLineBytes ?? Infinity;
+  const source: AsyncIterator<Buffer> | Iterator<Buffer> =
+    Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : (chunks as Iterable<Buffer>)[Symbol.iterator]();
+  /** The rest of a chunk a big line ended in: the next chunk to read. */
+  let given: Buffer | undefined;
+  const next = async (): Promise<Buffer | undefined> => {
+    if (given !== undefined) {
+      const rest = given;
+      given = undefined;
+      return rest;
+    }
+    const r = await source.next();
+    return r.done ? undefined : r.value;
+  };
+  const giveBack = (rest: Buffer): void => {
+    given = rest;
+  };
   let carry: Buffer[] = [];
   let carryLength = 0;
   let lineNo = 1;
   let atStart = true;
-  for await (let chunk of chunks) {
+  for (let chunk = await next(); chunk !== undefined; chunk = await next()) {
     if (atStart) {
       if (chunk.length === 0) continue;
       // A byte-order mark (editors on Windows write one): not part of the first line.
@@ -140,7 +257,9 @@ export async function* readLines(chunks: AsyncIterable<Buffer> | Iterable<Buffer
       const whole = Buffer.concat(carry, carryLength + nl);
       carry = [];
       carryLength = 0;
-      yield batch(whole, [0, lineEnd(whole, 0, whole.length)], false, lineNo, false);
+      const end = lineEnd(whole, 0, whole.length);
+      if (end > bigAt) yield bigBatch(BigLine.whole(whole.subarray(0, end)), lineNo);
+      else yield batch(whole, [0, end], false, lineNo, false);
       lineNo += 1;
       start = nl + 1;
     }
@@ -149,10 +268,23 @@ export async function* readLines(chunks: AsyncIterable<Buffer> | Iterable<Buffer
     const spans = lines.spans;
     start = lines.rest;
     if (spans.length) {
-      yield batch(chunk, spans, isAscii(chunk.subarray(from, start)), lineNo, false);
+      if (start - from > bigAt) {
+        // Only a chunk bigger than the threshold can hold a big line.
+        for (const b of splitBig(chunk, spans, lineNo, bigAt)) yield b;
+      } else yield batch(chunk, spans, isAscii(chunk.subarray(from, start)), lineNo, false);
       lineNo += spans.length / 2;
     }
     if (start < chunk.length) {
+      if (carryLength + chunk.length - start > bigAt) {
+        // Too big to join: the line as a stream, from what was carried on.
+        const big = new BigLine([...carry, chunk.subarray(start)], next, giveBack);
+        carry = [];
+        carryLength = 0;
+        yield bigBatch(big, lineNo);
+        await big.skip();
+        lineNo += 1;
+        continue;
+      }
       carry.push(Buffer.from(chunk.subarray(start)));
       carryLength += chunk.length - start;
     }
@@ -162,4 +294,30 @@ export async function* readLines(chunks: AsyncIterable<Buffer> | Iterable<Buffer
     const bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
     if (bytes.length > 0) yield batch(bytes, [0, lineEnd(bytes, 0, bytes.length)], false, lineNo, true);
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+function bigBatch(big: BigLine, line: number): LineBatch {
+  const b = batch(EMPTY, [], true, line, false);
+  b.big = big;
+  return b;
+}
+
+/** The whole lines of a chunk as batches, each line over `bigAt` bytes a big line of its own. */
+function* splitBig(chunk: Buffer, spans: number[], firstLine: number, bigAt: number): Generator<LineBatch> {
+  let from = 0;
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i] as number;
+    const end = spans[i + 1] as number;
+    if (end - start <= bigAt) continue;
+    if (i > from) yield normalBatch(chunk, spans.slice(from, i), firstLine + from / 2);
+    yield bigBatch(BigLine.whole(chunk.subarray(start, end)), firstLine + i / 2);
+    from = i + 2;
+  }
+  if (from < spans.length) yield normalBatch(chunk, spans.slice(from), firstLine + from / 2);
+}
+
+function normalBatch(chunk: Buffer, spans: number[], firstLine: number): LineBatch {
+  return batch(chunk, spans, isAscii(chunk.subarray(spans[0] as number, spans[spans.length - 1] as number)), firstLine, false);
 }
