@@ -32,7 +32,8 @@ interface TokenParser {
 type ParserClass = new (options: Record<string, unknown>) => TokenParser;
 
 const require = createRequire(import.meta.url);
-const Parser = require('stream-json/Parser.js') as ParserClass;
+/** Loaded when the first big line comes (most runs have none: start-up does not pay for it). */
+let Parser: ParserClass | undefined;
 
 const OPTIONS = { packKeys: true, packStrings: false, packNumbers: true, streamKeys: false, streamNumbers: false };
 
@@ -47,6 +48,7 @@ export class JsonTokens {
   };
 
   constructor(onToken: (token: JsonToken) => void) {
+    Parser ??= require('stream-json/Parser.js') as ParserClass;
     this.parser = new Parser(OPTIONS);
     this.parser.push = (token) => {
       onToken(token);
