@@ -15,8 +15,20 @@ export interface RunMainOptions {
   env?: Record<string, string | undefined>;
 }
 
-/** `both`: stdout and stderr as one text, in the order they were written (a shell's `2>&1`). */
-export async function runMain(args: string[], opts: RunMainOptions = {}): Promise<CliResult & { both: string }> {
+/** The runs in this process, one after another: each takes over stdout, stderr, the exit code and the folder. */
+let runs: Promise<unknown> = Promise.resolve();
+
+/**
+ * `both`: stdout and stderr as one text, in the order they were written (a
+ * shell's `2>&1`). Runs started together (Promise.all) run one at a time.
+ */
+export function runMain(args: string[], opts: RunMainOptions = {}): Promise<CliResult & { both: string }> {
+  const run = runs.then(() => runMainNow(args, opts));
+  runs = run.catch(() => undefined);
+  return run;
+}
+
+async function runMainNow(args: string[], opts: RunMainOptions): Promise<CliResult & { both: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const both: string[] = [];
@@ -44,6 +56,9 @@ export async function runMain(args: string[], opts: RunMainOptions = {}): Promis
   const savedCwd = process.cwd();
   if (opts.cwd !== undefined) process.chdir(opts.cwd);
   process.exitCode = undefined;
+  // A run's signal handlers (export removes its temporary folder on SIGINT) end with the run, as its process would.
+  const signals = ['SIGINT', 'SIGTERM'] as const;
+  const savedListeners = signals.map((s) => process.listeners(s));
   process.stdout.write = capture(out) as typeof process.stdout.write;
   process.stderr.write = capture(err) as typeof process.stderr.write;
   let status: number;
@@ -55,6 +70,9 @@ export async function runMain(args: string[], opts: RunMainOptions = {}): Promis
     process.stderr.write = stderrWrite;
     process.exitCode = savedExitCode;
     process.chdir(savedCwd);
+    signals.forEach((s, i) => {
+      for (const l of process.listeners(s)) if (!savedListeners[i]?.includes(l)) process.removeListener(s, l);
+    });
     for (const [name, value] of savedEnv) {
       if (value === undefined) delete process.env[name];
       else process.env[name] = value;
