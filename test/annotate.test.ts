@@ -12,12 +12,13 @@ import { describe, expect, it } from 'vitest';
 import type { AnnotationJson } from '../src/analyses/auto-names.js';
 import { parseAnnotations } from '../src/model/annotations.js';
 import { FIXTURES, readSlog, runCli, slogPath, SLOG_NAMES, expectSameText } from './helpers.js';
+import { runInProcess } from './run-main.js';
 import { allKrefs, methodOf, slogFacts } from './slog-facts.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-annotate-'));
 
 async function annotate(args: string[]): Promise<{ text: string; json: AnnotationJson }> {
-  const r = await runCli(['annotate', ...args]);
+  const r = await runInProcess(['annotate', ...args]);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return { text: r.stdout, json: JSON.parse(r.stdout) as AnnotationJson };
@@ -87,7 +88,7 @@ describe.each(SLOG_NAMES)('annotate %s', (slog) => {
   it('renders every named kref by name: each @kref left is one the file does not name', async () => {
     const file = join(tmp, `${slog}.annot.json`);
     writeFileSync(file, out.text);
-    const r = await runCli(['--annotations', file, slogPath(slog)]);
+    const r = await runInProcess(['--annotations', file, slogPath(slog)]);
     expect(r.status).toBe(0);
     const left = new Set([...r.stdout.matchAll(/@(k[opd]\d+)/g)].map((m) => m[1] as string));
     for (const kref of left) expect(names()[kref], kref).toBeUndefined();
@@ -133,7 +134,7 @@ describe('annotate --merge', () => {
 
   it('writes to --out', async () => {
     const file = join(tmp, 'out.json');
-    const r = await runCli(['annotate', '--out', file, slogPath('b-local-5')]);
+    const r = await runInProcess(['annotate', '--out', file, slogPath('b-local-5')]);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     const { json } = await annotate([slogPath('b-local-5')]);

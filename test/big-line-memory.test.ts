@@ -15,11 +15,12 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, slogPath } from './helpers.js';
+import { PEAK_RSS_KB } from './peak-rss.js';
 
 const LIMIT_MB = 120;
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-bigline-'));
 const slog = join(dir, 'big-lines.slog');
-/** Prints the process's peak RSS (KB) on stderr as it exits. */
+/** Prints the process's own peak RSS (KB, test/peak-rss.ts) on stderr as it exits. */
 const rssHook = join(dir, 'rss.mjs');
 
 /** `n` characters with quotes, line breaks, accents and astral characters in them. */
@@ -31,7 +32,7 @@ function huge(n: number, tag: string): string {
 const CONSOLE_TEXT = huge(50_000_000, 'console');
 
 beforeAll(() => {
-  writeFileSync(rssHook, "process.on('exit', () => process.stderr.write(`maxrss ${process.resourceUsage().maxRSS}\\n`));\n");
+  writeFileSync(rssHook, `${PEAK_RSS_KB}process.on('exit', () => process.stderr.write(\`maxrss \${peakRssKb()}\\n\`));\n`);
   const fd = openSync(slog, 'w');
   let console = false;
   let deliver = false;

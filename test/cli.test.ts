@@ -1,6 +1,7 @@
 /**
  * The command line as a user meets it: bad lines, bad files, bad annotation
- * files, exit statuses, --out, a closed pipe.
+ * files, exit statuses, --out, a closed pipe. Exit statuses, bad lines and
+ * the closed pipe through bin/slogulate; the rest in process (runInProcess).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -8,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, readSlog, referenceText, runCli, slogPath, expectSameText } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-cli-'));
 
@@ -44,7 +46,7 @@ describe('bad lines', () => {
     const cut = join(tmp, 'cut.slog');
     const at = text.indexOf('\n', 300_000) - 40;
     writeFileSync(cut, text.slice(0, at));
-    const r = await runCli([cut]);
+    const r = await runInProcess([cut]);
     expect(r.status).toBe(0);
     const lineNo = text.slice(0, at).split('\n').length;
     expect(r.stderr).toMatch(new RegExp(`^slogulate: ${cut}:${lineNo}: truncated last line`));
@@ -63,7 +65,7 @@ describe('exit statuses and one-line errors', () => {
   it('a folder without slog files', async () => {
     const empty = mkdtempSync(join(tmp, 'empty-'));
     writeFileSync(join(empty, 'notes.txt'), 'not a slog\n');
-    const r = await runCli([empty]);
+    const r = await runInProcess([empty]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`slogulate: ${empty}: a folder without slog files (slogfile_*_*.gz, *.slog, *.jsonl)\n`);
   });
@@ -105,10 +107,11 @@ describe('annotation files', () => {
     ['unknown key', '{"kernelrefs": {}}', /: kernelrefs: unknown key/],
     ['bad vatRefs', '{"vatRefs": {"v1": {"ko1": "x"}}}', /: vatRefs\.v1\.ko1: not a vref/],
   ];
-  it.each(cases)('%s: one line naming the file and key, status 2', async (_what, text, why) => {
+  it.each(cases)('%s: one line naming the file and key, status 2', async (what, text, why) => {
     const file = join(tmp, 'bad.annot.json');
     writeFileSync(file, text);
-    const r = await runCli(['--annotations', file, 'a-local-3.slog']);
+    // The first on a real process (its exit status), the rest in process.
+    const r = await (what === 'not json' ? runCli : runInProcess)(['--annotations', file, 'a-local-3.slog']);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     const line = r.stderr.trimEnd();
@@ -118,12 +121,12 @@ describe('annotation files', () => {
   });
 
   it('--annot is the same as --annotations; bigWidth in the file beats --bigwidth', async () => {
-    const a = await runCli(['--nonoise', '--novatstore', '--bigwidth', '10', '--annot', '../annotations/a-local-3.annot.json', 'a-local-3.slog']);
+    const a = await runInProcess(['--nonoise', '--novatstore', '--bigwidth', '10', '--annot', '../annotations/a-local-3.annot.json', 'a-local-3.slog']);
     expectSameText(a.stdout, referenceText('a-local-3', 'annotated-nonoise-novatstore'));
   });
 
   it('the documented example in annotations/ is valid and names things', async () => {
-    const r = await runCli(['--nonoise', '--annotations', '../../annotations/example.annot.json', 'a-local-3.slog']);
+    const r = await runInProcess(['--nonoise', '--annotations', '../../annotations/example.annot.json', 'a-local-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/<[^>]+>/);
   });
@@ -132,7 +135,7 @@ describe('annotation files', () => {
 describe('output', () => {
   it('--out writes the file, stdout stays empty', async () => {
     const out = join(tmp, 'out.txt');
-    const r = await runCli(['--out', out, '--timing', 'a-xs-3.slog']);
+    const r = await runInProcess(['--out', out, '--timing', 'a-xs-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expectSameText(readFileSync(out, 'utf8'), referenceText('a-xs-3', 'timing'));

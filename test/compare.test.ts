@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
 import { readSlog, runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 let dir: string;
 beforeAll(() => {
@@ -19,7 +20,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function compareJson(args: string[]): Promise<CompareJson> {
-  const r = await runCli(['compare', '--format', 'json', ...args]);
+  const r = await runInProcess(['compare', '--format', 'json', ...args]);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as CompareJson;
@@ -125,7 +126,7 @@ describe('a slog compared with itself', () => {
   });
 
   it('passes every +0 threshold (exit 0) and says so', async () => {
-    const r = await runCli([
+    const r = await runInProcess([
       'compare',
       ...['cranks', 'deliveries', 'syscalls', 'computrons', 'time.p95', 'time.mean,vat=v7'].flatMap((m) => ['--fail-on', `${m}:+0`]),
       'a-xs-3.slog',
@@ -174,8 +175,8 @@ describe('two different real slogs', () => {
   it('the text and markdown reports show the same rows, counts first and times flagged as noisy', async () => {
     const json = await compareJson(['a-local-3.slog', 'b-local-5.slog']);
     const [text, md] = await Promise.all([
-      runCli(['compare', '--time-rows', '0', 'a-local-3.slog', 'b-local-5.slog']),
-      runCli(['compare', '--format', 'markdown', 'a-local-3.slog', 'b-local-5.slog']),
+      runInProcess(['compare', '--time-rows', '0', 'a-local-3.slog', 'b-local-5.slog']),
+      runInProcess(['compare', '--format', 'markdown', 'a-local-3.slog', 'b-local-5.slog']),
     ]);
     expect(text.status).toBe(0);
     expect(md.status).toBe(0);
@@ -198,8 +199,8 @@ describe('two different real slogs', () => {
 
   it('--changed leaves out the rows that did not change', async () => {
     const [all, changed] = await Promise.all([
-      runCli(['compare', 'a-local-3.slog', 'a-xs-3.slog']),
-      runCli(['compare', '--changed', 'a-local-3.slog', 'a-xs-3.slog']),
+      runInProcess(['compare', 'a-local-3.slog', 'a-xs-3.slog']),
+      runInProcess(['compare', '--changed', 'a-local-3.slog', 'a-xs-3.slog']),
     ]);
     const zeroRows = (t: string): string[] => t.split('\n').filter((l) => /\s0\s+0\.00%$/.test(l));
     expect(zeroRows(all.stdout).length).toBeGreaterThan(5);
@@ -264,8 +265,8 @@ describe('benchmark rounds', () => {
     const late = join(dir, 'late.slog');
     writeFileSync(late, `${readSlog('a-local-3').toString('utf8')}${mark('Benchmark "demo" round 1 start crank 10', 0)}`);
     const [none, tooLate] = await Promise.all([
-      runCli(['compare', '--round-marks', 'a-local-3.slog', marked]),
-      runCli(['compare', '--round-marks', marked, late]),
+      runInProcess(['compare', '--round-marks', 'a-local-3.slog', marked]),
+      runInProcess(['compare', '--round-marks', marked, late]),
     ]);
     expect(none.status).toBe(2);
     expect(none.stderr).toMatch(/^slogulate: a-local-3\.slog \(console entries\): no benchmark round marks/);

@@ -11,6 +11,7 @@ import type { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/cli/main.js';
 import { runCli, SLOGS } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-completion-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -27,7 +28,7 @@ if (!hasZsh) console.warn('completion.test: zsh is not installed here, so `zsh -
 describe.skipIf(!hasBash)('bash', () => {
   const script = join(dir, 'slogulate.bash');
   beforeAll(async () => {
-    const r = await runCli(['completion', 'bash']);
+    const r = await runInProcess(['completion', 'bash']);
     expect(r.status).toBe(0);
     expect(r.stderr).toBe('');
     writeFileSync(script, r.stdout);
@@ -88,7 +89,7 @@ describe.skipIf(!hasBash)('bash', () => {
 describe('zsh', () => {
   let text = '';
   beforeAll(async () => {
-    const r = await runCli(['completion', 'zsh']);
+    const r = await runInProcess(['completion', 'zsh']);
     expect(r.status).toBe(0);
     text = r.stdout;
   });

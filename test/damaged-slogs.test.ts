@@ -12,6 +12,7 @@ import { statsOf } from '../src/run/analyses.js';
 import { renderSlog } from '../src/run/render.js';
 import type { BadLineReport } from '../src/run/pass.js';
 import { expectSameText, readSlog, referenceText, runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-damaged-'));
 const lines = (name: string): string[] => readSlog(name).toString('utf8').split('\n').filter((l) => l !== '');
@@ -28,7 +29,7 @@ describe('a byte-order mark', () => {
   it('at the start of an annotation file', async () => {
     const file = join(dir, 'bom.annot.json');
     writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), readFileSync(join(slogPath('a-local-3'), '..', '..', 'annotations', 'a-local-3.annot.json'))]));
-    const r = await runCli(['--nonoise', '--novatstore', '--annotations', file, 'a-local-3.slog']);
+    const r = await runInProcess(['--nonoise', '--novatstore', '--annotations', file, 'a-local-3.slog']);
     expect(r.stderr).toBe('');
     expectSameText(r.stdout, referenceText('a-local-3', 'annotated-nonoise-novatstore'));
   });

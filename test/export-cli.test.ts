@@ -1,8 +1,9 @@
 /**
- * `slogulate export` and `slogulate query` as users run them (bin/slogulate,
- * the compiled code, with DuckDB on its worker thread): `query` joins
- * deliveries to syscalls and agrees with `top`'s rankings; output formats;
- * exit statuses and one-line errors.
+ * `slogulate export` and `slogulate query` as users run them, with DuckDB on
+ * its worker thread: in process (runInProcess), and as bin/slogulate (the
+ * compiled code) for stdin, SIGINT and a usage error's exit status: `query`
+ * joins deliveries to syscalls and agrees with `top`'s rankings; output
+ * formats; exit statuses and one-line errors.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 let scratch: string;
 beforeAll(() => {
@@ -40,7 +42,7 @@ interface Ranked {
 }
 
 async function json<T>(args: string[]): Promise<T> {
-  const r = await runCli(args);
+  const r = await runInProcess(args);
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as T;
@@ -70,18 +72,18 @@ describe('query', () => {
 
   it('reads export folders and slogs together', async () => {
     const dir = join(scratch, 'tables');
-    const exported = await runCli(['export', slogPath('a-local-3'), '--to', dir, '--format', 'csv']);
+    const exported = await runInProcess(['export', slogPath('a-local-3'), '--to', dir, '--format', 'csv']);
     expect(exported.status).toBe(0);
     expect(exported.stdout).toMatch(/: deliveries 160, syscalls \d+, cranks 278, vats \d+ \(csv, 1 slog\)\n$/);
     const sql = 'SELECT source, count(*) AS deliveries, sum(computrons) AS computrons FROM deliveries GROUP BY source ORDER BY source';
-    const text = await runCli(['query', sql, dir, slogPath('a-xs-3')]);
+    const text = await runInProcess(['query', sql, dir, slogPath('a-xs-3')]);
     expect(text.status).toBe(0);
     expect(text.stdout).toMatch(/^source {10}deliveries  computrons\na-local-3\.slog {9}160 {8}NULL\na-xs-3\.slog {12}189 {3}\d{9}\n$/);
     // Not an export folder; a table that is not there (no slog read).
-    const missing = await runCli(['query', 'SELECT * FROM blocs', dir]);
+    const missing = await runInProcess(['query', 'SELECT * FROM blocs', dir]);
     expect(missing.status).toBe(2);
     expect(missing.stderr).toMatch(/^slogulate: query: Catalog Error: Table with name blocs does not exist!\n$/);
-    const notExport = await runCli(['query', 'SELECT 1', scratch]);
+    const notExport = await runInProcess(['query', 'SELECT 1', scratch]);
     expect(notExport.status).toBe(2);
     expect(notExport.stderr).toMatch(/not an export folder/);
   });
@@ -101,16 +103,16 @@ describe('export', () => {
     const noTo = await runCli(['export', slogPath('a-local-3')]);
     expect(noTo.status).toBe(2);
     expect(noTo.stderr).toMatch(/^slogulate: required option '--to <path>' not specified/);
-    const badFormat = await runCli(['export', slogPath('a-local-3'), '--to', join(scratch, 'x'), '--format', 'xml']);
+    const badFormat = await runInProcess(['export', slogPath('a-local-3'), '--to', join(scratch, 'x'), '--format', 'xml']);
     expect(badFormat.status).toBe(2);
-    const missing = await runCli(['export', join(scratch, 'nope.slog'), '--to', join(scratch, 'y')]);
+    const missing = await runInProcess(['export', join(scratch, 'nope.slog'), '--to', join(scratch, 'y')]);
     expect(missing.status).toBe(2);
     expect(missing.stderr.split('\n').length).toBe(2);
     expect(missing.stderr).toMatch(/nope\.slog/);
-    const notEmpty = await runCli(['export', slogPath('a-local-3'), '--to', join(ROOT, 'docs')]);
+    const notEmpty = await runInProcess(['export', slogPath('a-local-3'), '--to', join(ROOT, 'docs')]);
     expect(notEmpty.status).toBe(2);
     expect(notEmpty.stderr).toMatch(/not empty/);
-    const onInput = await runCli(['export', slogPath('a-local-3'), '--to', ROOT, '--replace']);
+    const onInput = await runInProcess(['export', slogPath('a-local-3'), '--to', ROOT, '--replace']);
     expect(onInput.status).toBe(2);
     expect(onInput.stderr).toMatch(/would overwrite its input/);
     expect(readdirSync(scratch).filter((n) => n.startsWith('.'))).toEqual([]);
@@ -137,7 +139,7 @@ describe('export', () => {
     const dir = join(scratch, 'fleet');
     const gz = join(scratch, 'chain-bot.slog.gz');
     writeFileSync(gz, gzipSync(readFileSync(CHAIN_BOT)));
-    const r = await runCli(['export', gz, '--to', dir, '--source-prefix', 'node1-', '--quiet']);
+    const r = await runInProcess(['export', gz, '--to', dir, '--source-prefix', 'node1-', '--quiet']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(readdirSync(join(dir, 'cranks'))).toEqual(['source=node1-chain-bot.slog.gz']);

@@ -1,5 +1,5 @@
 /**
- * docs/export.md: every `$ slogulate ...` line runs (bin/slogulate, in a
+ * docs/export.md: every `$ slogulate ...` line runs (in process, in a
  * folder holding the sample slogs, in the page's order) and prints what the
  * page shows under it (test/doc-examples.ts reads them); the page's column
  * tables are the tables' own definitions (src/export/tables/).
@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../src/export/tables/index.js';
 import { docExamples, shellWords, shownDifference } from './doc-examples.js';
-import { ROOT, runCli, SLOGS } from './helpers.js';
+import { ROOT, SLOGS } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'export.md'), 'utf8');
 
@@ -59,7 +60,7 @@ describe('docs/export.md', () => {
     const list = docExamples(DOC).filter((e) => e.command.startsWith('slogulate '));
     expect(list.length).toBeGreaterThanOrEqual(12);
     for (const { command, shown } of list) {
-      const r = await runCli(shellWords(command).slice(1), { cwd: dir });
+      const r = await runInProcess(shellWords(command).slice(1), { cwd: dir });
       expect(r.stderr, command).toBe('');
       expect(r.status, command).toBe(0);
       // A command the page shows no output for prints none.

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, runCli, slogPath, SLOG_NAMES } from './helpers.js';
+import { runInProcess } from './run-main.js';
 import { slogFacts, type SlogFacts } from './slog-facts.js';
 
 interface Section {
@@ -55,7 +56,7 @@ describe.each(SLOG_NAMES)('flow %s', (slog) => {
   let sections: Section[];
 
   it('lists each vat once, with its message and notify deliveries, in crank order', async () => {
-    const r = await runCli(['flow', slogPath(slog)]);
+    const r = await runInProcess(['flow', slogPath(slog)]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     sections = parseFlow(r.stdout);
@@ -138,7 +139,7 @@ describe.each(SLOG_NAMES)('flow %s', (slog) => {
 describe('flow options', () => {
   it('--cranks keeps the cranks in the range', async () => {
     const facts = slogFacts('a-local-3');
-    const r = await runCli(['flow', '--cranks', '100-130', slogPath('a-local-3')]);
+    const r = await runInProcess(['flow', '--cranks', '100-130', slogPath('a-local-3')]);
     expect(r.status).toBe(0);
     const listed = parseFlow(r.stdout).flatMap((s) => s.cranks.map((c) => c.crankNum));
     const expected = [...facts.delivers]
@@ -148,8 +149,8 @@ describe('flow options', () => {
   });
 
   it('--vat keeps one vat (by ID or name)', async () => {
-    const byId = await runCli(['flow', '--vat', 'v6', slogPath('b-local-5')]);
-    const byName = await runCli(['flow', '--vat', 'alice', slogPath('b-local-5')]);
+    const byId = await runInProcess(['flow', '--vat', 'v6', slogPath('b-local-5')]);
+    const byName = await runInProcess(['flow', '--vat', 'alice', slogPath('b-local-5')]);
     expect(byId.stdout).toBe(byName.stdout);
     const sections = parseFlow(byId.stdout);
     expect(sections.map((s) => s.vat)).toEqual(['alice']);
@@ -157,7 +158,7 @@ describe('flow options', () => {
 
   it('names from --annotations win: vat names, kref names, crank labels', async () => {
     const annot = `${FIXTURES}/annotations/a-local-3.annot.json`;
-    const r = await runCli(['flow', '--annotations', annot, slogPath('a-local-3')]);
+    const r = await runInProcess(['flow', '--annotations', annot, slogPath('a-local-3')]);
     expect(r.status).toBe(0);
     const sections = parseFlow(r.stdout);
     expect(sections.map((s) => s.vat)).toContain('carol (dynamic)');

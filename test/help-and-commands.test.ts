@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readSlog, ROOT, runCli, slogPath } from './helpers.js';
-import { runMain } from './run-main.js';
+import { readSlog, ROOT, slogPath } from './helpers.js';
+import { runMain, runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-help-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -75,8 +75,8 @@ describe('a mistyped subcommand', () => {
 
   it('a file named like a mistyped command is a slog: `slogulate stat` renders ./stat', async () => {
     writeFileSync(join(dir, 'stat'), readSlog('a-xs-3'));
-    const asFile = await runCli(['stat'], { cwd: dir });
-    const plain = await runCli([f]);
+    const asFile = await runInProcess(['stat'], { cwd: dir });
+    const plain = await runInProcess([f]);
     expect(asFile.status).toBe(0);
     expect(asFile.stdout === plain.stdout).toBe(true);
   });

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { FIXTURES, referenceText, runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 import { slogFacts } from './slog-facts.js';
 
 /** Crank number -> the lines the reference render prints under its header. */
@@ -36,7 +37,7 @@ describe.each(Object.entries(SAMPLES))('kref on %s', (slog, krefs) => {
   const vatLabel = (vatID: string): string => `${vatID} ${facts.vatNames.get(vatID) ?? vatID}`;
 
   it.each(krefs)('%s: made, resolved, dropped as the slog says; every crank naming it, lines as rendered', async (kref) => {
-    const r = await runCli(['kref', kref, slogPath(slog)]);
+    const r = await runInProcess(['kref', kref, slogPath(slog)]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const [summary, ...blocks] = r.stdout.trimEnd().split('\n\n');
@@ -96,8 +97,8 @@ describe.each(Object.entries(SAMPLES))('kref on %s', (slog, krefs) => {
 
 describe('kref options and errors', () => {
   it('--nonoise leaves out clist and subscribe lines', async () => {
-    const all = await runCli(['kref', 'kp44', slogPath('a-local-3')]);
-    const quiet = await runCli(['kref', '--nonoise', 'kp44', slogPath('a-local-3')]);
+    const all = await runInProcess(['kref', 'kp44', slogPath('a-local-3')]);
+    const quiet = await runInProcess(['kref', '--nonoise', 'kp44', slogPath('a-local-3')]);
     expect(all.stdout).toContain('[clist] ');
     expect(all.stdout).toContain('[subscribed] ');
     expect(quiet.stdout).not.toMatch(/\[(clist|subscribed)\]/);
@@ -107,8 +108,8 @@ describe('kref options and errors', () => {
 
   it('takes a name from --annotations, and prints names in its lines', async () => {
     const annot = `${FIXTURES}/annotations/a-local-3.annot.json`;
-    const byName = await runCli(['kref', '--annotations', annot, 'bobAccount', slogPath('a-local-3')]);
-    const byKref = await runCli(['kref', '--annotations', annot, 'ko30', slogPath('a-local-3')]);
+    const byName = await runInProcess(['kref', '--annotations', annot, 'bobAccount', slogPath('a-local-3')]);
+    const byKref = await runInProcess(['kref', '--annotations', annot, 'ko30', slogPath('a-local-3')]);
     expect(byName.status).toBe(0);
     expect(byName.stdout).toBe(byKref.stdout);
     expect(byName.stdout.split('\n')[0]).toBe('ko30 (object): bobAccount (automatic name: openAccount-1/r)');
@@ -119,7 +120,7 @@ describe('kref options and errors', () => {
     const missing = await runCli(['kref', 'kp999', slogPath('a-local-3')]);
     expect(missing.status).toBe(1);
     expect(missing.stderr).toBe(`slogulate: kp999 does not appear in ${slogPath('a-local-3')}\n`);
-    const bad = await runCli(['kref', 'nonsense', slogPath('a-local-3')]);
+    const bad = await runInProcess(['kref', 'nonsense', slogPath('a-local-3')]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('slogulate: "nonsense" is not a kref (like ko12, kp40, kd3)\n');
   });

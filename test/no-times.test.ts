@@ -11,7 +11,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readSlog, referenceText, runCli, SLOG_NAMES, expectSameText } from './helpers.js';
+import { readSlog, referenceText, SLOG_NAMES, expectSameText } from './helpers.js';
+import { runInProcess } from './run-main.js';
 import { renderEntries } from './render-helpers.js';
 import type { Line as SlogEntry } from './slog-lines.js';
 
@@ -79,10 +80,10 @@ describe.each(SLOG_NAMES)('%s', (name) => {
   for (const args of perturbed) {
     it(`${args.join(' ') || 'default'}: identical with --no-times, different without`, async () => {
       const [na, nb, ta, tb] = await Promise.all([
-        runCli([...args, '--no-times', a]),
-        runCli([...args, '--no-times', b]),
-        runCli([...args, a]),
-        runCli([...args, b]),
+        runInProcess([...args, '--no-times', a]),
+        runInProcess([...args, '--no-times', b]),
+        runInProcess([...args, a]),
+        runInProcess([...args, b]),
       ]);
       for (const r of [na, nb, ta, tb]) {
         expect(r.stderr).toBe('');
@@ -100,7 +101,7 @@ describe.each(SLOG_NAMES)('%s', (name) => {
     ['nonoise-novatstore-timing', ['--nonoise', '--novatstore', '--timing']],
   ] as const) {
     it(`--no-times ${args.join(' ')} is the ${reference} reference without its time figures`, async () => {
-      const r = await runCli([...args, '--no-times', `${name}.slog`]);
+      const r = await runInProcess([...args, '--no-times', `${name}.slog`]);
       expect(r.status).toBe(0);
       const expected = withoutTimeFigures(referenceText(name, reference));
       expect(expected).not.toMatch(/\d+µs/);

@@ -21,7 +21,8 @@ import { reportHtml } from '../src/report/html.js';
 import { chainViewOf } from '../src/run/chain.js';
 import { collectReport } from '../src/run/report.js';
 import { openBrowser, type TestBrowser } from './browser.js';
-import { ROOT, REFERENCE, runCli, slogPath } from './helpers.js';
+import { ROOT, REFERENCE, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const OUT = join(ROOT, 'test-output');
 
@@ -183,7 +184,7 @@ describe('the report of one slog, in a browser', () => {
   let opened: Opened;
 
   beforeAll(async () => {
-    const r = await runCli(['report', `${slog}.slog`, '--every', '10', '-o', file]);
+    const r = await runInProcess(['report', `${slog}.slog`, '--every', '10', '-o', file]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     opened = await openReport(file);
@@ -286,7 +287,7 @@ describe('the report of two slogs (--compare), in a browser', () => {
   let status: number | null;
 
   beforeAll(async () => {
-    const r = await runCli(['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '--every', '25', '--fail-on', 'syscalls:+0', '--fail-on', 'cranks:+50%', '-o', file]);
+    const r = await runInProcess(['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '--every', '25', '--fail-on', 'syscalls:+0', '--fail-on', 'cranks:+50%', '-o', file]);
     status = r.status;
     opened = await openReport(file);
   }, 120_000);
@@ -315,8 +316,8 @@ describe('the report of two slogs (--compare), in a browser', () => {
   it('shows the compare tables and thresholds, with compare\'s verdict and exit status', async () => {
     const { page } = opened;
     const args = ['a-local-3.slog', 'b-local-5.slog', '--fail-on', 'syscalls:+0', '--fail-on', 'cranks:+50%'];
-    const text = await runCli(['compare', ...args]);
-    const json = JSON.parse((await runCli(['compare', '--format', 'json', ...args])).stdout) as {
+    const text = await runInProcess(['compare', ...args]);
+    const json = JSON.parse((await runInProcess(['compare', '--format', 'json', ...args])).stdout) as {
       exceeded: number;
       sections: Array<{ id: string; rows: Array<{ subtype?: string; base: number; head: number }> }>;
     };

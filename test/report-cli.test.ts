@@ -1,5 +1,6 @@
 /**
- * `slogulate report` as a process: usage errors (exit 2) and their one-line
+ * `slogulate report`, in process (runInProcess) but for one usage error that
+ * a real process exits with: usage errors (exit 2) and their one-line
  * messages, an output that is an input refused, a failed run leaving an
  * existing report as it was, a slog in several files read as one, round
  * marks, real chain slogs (per block, or every N cranks when asked), the
@@ -15,6 +16,7 @@ import { emptyAnnotations } from '../src/model/annotations.js';
 import type { ReportData } from '../src/report/report-data.js';
 import { collectReport } from '../src/run/report.js';
 import { ROOT, runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +48,8 @@ describe('slogulate report: usage', () => {
       [['report', '--round-marks', '--every', '5', 'a-local-3.slog', '-o', out], /^slogulate: option '--every <n>' cannot be used with option '--round-marks'/],
     ];
     for (const [args, message] of cases) {
-      const r = await runCli(args);
+      // Stdin refused: the real process's exit status; the rest in process.
+      const r = await (args[1] === '-' ? runCli(args) : runInProcess(args));
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr, args.join(' ')).toMatch(message);
       expect(existsSync(out), args.join(' ')).toBe(false);
@@ -57,15 +60,15 @@ describe('slogulate report: usage', () => {
     const copy = join(dir, 'input.slog');
     writeFileSync(copy, readFileSync(slogPath('a-local-3')));
     const before = sha(copy);
-    const r = await runCli(['report', copy, '-o', copy]);
+    const r = await runInProcess(['report', copy, '-o', copy]);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`slogulate: ${copy}: is an input (${copy}); the report never overwrites one\n`);
     expect(sha(copy)).toBe(before);
 
     const out = join(dir, 'kept.html');
-    expect((await runCli(['report', 'a-local-3.slog', '-o', out])).status).toBe(0);
+    expect((await runInProcess(['report', 'a-local-3.slog', '-o', out])).status).toBe(0);
     const report = sha(out);
-    const failed = await runCli(['report', 'a-local-3.slog', 'nope.slog', '-o', out]);
+    const failed = await runInProcess(['report', 'a-local-3.slog', 'nope.slog', '-o', out]);
     expect(failed.status).toBe(2);
     expect(sha(out)).toBe(report);
     // No temporary file left beside it.
@@ -83,8 +86,8 @@ describe('slogulate report: what it reads', () => {
     writeFileSync(part2, lines.slice(cut).join('\n'));
     const whole = join(dir, 'whole.html');
     const parts = join(dir, 'parts.html');
-    expect((await runCli(['report', 'a-xs-3.slog', '--every', '20', '-o', whole])).status).toBe(0);
-    const r = await runCli(['report', part1, part2, '--every', '20', '-o', parts]);
+    expect((await runInProcess(['report', 'a-xs-3.slog', '--every', '20', '-o', whole])).status).toBe(0);
+    const r = await runInProcess(['report', part1, part2, '--every', '20', '-o', parts]);
     expect(r.stderr).toBe('');
     const a = dataOf(whole);
     const b = dataOf(parts);
@@ -109,7 +112,7 @@ describe('slogulate report: what it reads', () => {
     const marked = join(dir, 'marked.slog');
     writeFileSync(marked, `${out.join('\n')}\n`);
     const html = join(dir, 'rounds.html');
-    const r = await runCli(['report', '--round-marks', marked, '-o', html]);
+    const r = await runInProcess(['report', '--round-marks', marked, '-o', html]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const data = dataOf(html);
@@ -121,7 +124,7 @@ describe('slogulate report: what it reads', () => {
   it('reports real chain slogs: replays, a restart, the kernel heap after commit', async () => {
     for (const name of ['chain-A.slog', 'restart-replay.slog', 'mid-crank-start.slog']) {
       const html = join(dir, `${name}.html`);
-      const r = await runCli(['report', join(SHARED, 'real', name), '-o', html]);
+      const r = await runInProcess(['report', join(SHARED, 'real', name), '-o', html]);
       expect(r.status, name).toBe(0);
       const data = dataOf(html);
       expect(data.sides[0]?.top.ranked, name).toBeGreaterThan(0);
@@ -149,7 +152,7 @@ describe('slogulate report: what it reads', () => {
   it('on a chain slog, --every N still means every N cranks; two runs are per block only when both have blocks', async () => {
     const chain = join(SHARED, 'real', 'chain-bot.slog');
     const every = join(dir, 'every.html');
-    expect((await runCli(['report', chain, '--every', '10', '-o', every])).status).toBe(0);
+    expect((await runInProcess(['report', chain, '--every', '10', '-o', every])).status).toBe(0);
     const cranks = readFileSync(chain, 'utf8').split('\n').filter((l) => l.startsWith('{"type":"crank-start"')).length;
     expect(dataOf(every).axis).toBe('crank number (first crank of each bucket of 10 cranks)');
     expect(dataOf(every).charts[0]?.x.length).toBe(Math.ceil(cranks / 10));
@@ -167,7 +170,7 @@ describe('slogulate report: what it reads', () => {
 
   it('keeps the big slog\'s report to a few hundred KB', async () => {
     const html = join(dir, 'big.html');
-    const r = await runCli(['report', join(SHARED, 'big-local-1200.slog.gz'), '-o', html]);
+    const r = await runInProcess(['report', join(SHARED, 'big-local-1200.slog.gz'), '-o', html]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const size = readFileSync(html).length;
@@ -190,7 +193,7 @@ describe('docs/report.md', () => {
       const words = [...(command as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? (m[2] as string)).slice(1);
       const at = words.indexOf('-o');
       words[at + 1] = join(dir, words[at + 1] as string);
-      const r = await runCli(words, { cwd: ROOT });
+      const r = await runInProcess(words, { cwd: ROOT });
       expect(r.status, example).toBe(promised === undefined ? 0 : Number(promised));
       expect(existsSync(words[at + 1] as string), example).toBe(true);
     }

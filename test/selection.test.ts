@@ -8,6 +8,7 @@ import { CrankSelection, parseCrankRanges, SelectionError } from '../src/analyse
 import { VatNames } from '../src/model/vats.js';
 import type { Crank } from '../src/model/crank.js';
 import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 /** A rendered crank: its number, the vat ID of its header (undefined for routing), and its text. */
 interface Block {
@@ -116,7 +117,7 @@ describe('--cranks and --vat on the text render', () => {
       const spec = `${a}-${a + 9},${b},${c}-`;
       const expected = blocks.filter((k) => (k.crankNum >= a && k.crankNum <= a + 9) || k.crankNum === b || k.crankNum >= c);
       expect(expected.length).toBe(16);
-      const r = await runCli([...args, '--cranks', spec, `${slog}.slog`]);
+      const r = await runInProcess([...args, '--cranks', spec, `${slog}.slog`]);
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
       expect(r.stdout).toBe(selectedRender(expected));
@@ -131,8 +132,8 @@ describe('--cranks and --vat on the text render', () => {
     expect(carol).toBeDefined();
     const expected = blocks.filter((k) => k.vatID === carol || k.vatID === 'v2');
     expect(expected.length).toBeGreaterThan(5);
-    const byId = await runCli(['--nonoise', '--novatstore', '--vat', carol, '--vat', 'v2', `${slog}.slog`]);
-    const byName = await runCli(['--nonoise', '--novatstore', '--vat', 'carol', '--vat', names.get('v2') as string, `${slog}.slog`]);
+    const byId = await runInProcess(['--nonoise', '--novatstore', '--vat', carol, '--vat', 'v2', `${slog}.slog`]);
+    const byName = await runInProcess(['--nonoise', '--novatstore', '--vat', 'carol', '--vat', names.get('v2') as string, `${slog}.slog`]);
     for (const r of [byId, byName]) {
       expect(r.stderr).toBe('');
       expect(r.status).toBe(0);
@@ -147,11 +148,11 @@ describe('--cranks and --vat on the text render', () => {
     const expected = blocks.filter((k) => k.vatID === 'v8' && k.crankNum >= 100);
     expect(expected.length).toBeGreaterThan(0);
     expect(expected[0]?.text).toMatch(/^\/\/ crank \d+: v8 carol \(dynamic\)/);
-    const r = await runCli(['--nonoise', '--novatstore', ...annot, '--vat', 'carol (dynamic)', '--cranks', '100-', `${slog}.slog`]);
+    const r = await runInProcess(['--nonoise', '--novatstore', ...annot, '--vat', 'carol (dynamic)', '--cranks', '100-', `${slog}.slog`]);
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(`// ${'a-local-3: bootstrap sets up alice\'s registry and bob\'s accounts, then runs 3 rounds'}\n\n${selectedRender(expected)}`);
     // The annotation's name wins: the slog's own name no longer selects v8.
-    const old = await runCli(['--nonoise', ...annot, '--vat', 'carol', `${slog}.slog`]);
+    const old = await runInProcess(['--nonoise', ...annot, '--vat', 'carol', `${slog}.slog`]);
     expect(old.status).toBe(0);
     expect(old.stderr).toMatch(/no cranks match vat carol/);
   });
@@ -163,16 +164,16 @@ describe('--cranks and --vat on the text render', () => {
     expect(labelled.map((k) => k.text.split('\n')[0])).toEqual(
       labelled.map((k) => expect.stringMatching(new RegExp(`^// crank ${k.crankNum}: v\\d+ \\S+ --- Start of round #\\d$`))),
     );
-    const r = await runCli(['--nonoise', '--novatstore', '--annotations', '../annotations/a-local-3.annot.json', '--cranks', '106,161,220', `${slog}.slog`]);
+    const r = await runInProcess(['--nonoise', '--novatstore', '--annotations', '../annotations/a-local-3.annot.json', '--cranks', '106,161,220', `${slog}.slog`]);
     expect(r.stdout.endsWith(selectedRender(labelled).slice('// startup\n'.length))).toBe(true);
   });
 
   it('a selection that matches nothing says so on stderr and exits 0', async () => {
-    const r = await runCli(['--cranks', '999999-', 'a-local-3.slog']);
+    const r = await runInProcess(['--cranks', '999999-', 'a-local-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('// startup\n\n// end of slog\n');
     expect(r.stderr).toBe('slogulate: a-local-3.slog: no cranks match cranks 999999-\n');
-    const v = await runCli(['--vat', 'nosuchvat', 'a-local-3.slog']);
+    const v = await runInProcess(['--vat', 'nosuchvat', 'a-local-3.slog']);
     expect(v.status).toBe(0);
     expect(v.stderr).toBe('slogulate: a-local-3.slog: no cranks match vat nosuchvat\n');
   });
@@ -186,7 +187,7 @@ describe('--cranks and --vat on the text render', () => {
   });
 
   it('without a selection the render is unchanged (outside entries print)', async () => {
-    const r = await runCli(['a-local-3.slog']);
+    const r = await runInProcess(['a-local-3.slog']);
     expectSameText(r.stdout, referenceText('a-local-3', 'default'));
   });
 });

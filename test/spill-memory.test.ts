@@ -4,7 +4,7 @@
  * open crank spills its syscalls into what each command keeps of it
  * (model/assembler.ts). Held, each syscall costs about 0.4 KB (150,000 of
  * them some 55 MB); spilled, nothing. Peak RSS of the built command line,
- * measured in the child itself (process.resourceUsage), on a crank of
+ * measured in the child itself (its VmHWM, test/peak-rss.ts), on a crank of
  * 150,000 syscalls against one of 15,000: within 20 MB. (`compare`, `trace`
  * and the render on a crank of 300,000: the bench's rows, `npm run bench`
  * with BENCH_ONLY=CRANK.)
@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
+import { PEAK_RSS_KB } from './peak-rss.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-spill-memory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -53,7 +54,7 @@ function bigCrank(n: number): string {
 /** Peak RSS (MB) of the command line run with `args`, and its status. */
 function peakRss(args: string[]): Promise<{ mb: number; status: number | null; stderr: string }> {
   const bin = pathToFileURL(join(ROOT, 'dist', 'cli', 'bin.js')).href;
-  const code = `process.on('exit', () => process.stderr.write('\\nmaxRSS ' + process.resourceUsage().maxRSS + '\\n')); process.argv.splice(1, 0, 'slogulate'); await import(${JSON.stringify(bin)});`;
+  const code = `${PEAK_RSS_KB}process.on('exit', () => process.stderr.write('\\nmaxRSS ' + peakRssKb() + '\\n')); process.argv.splice(1, 0, 'slogulate'); await import(${JSON.stringify(bin)});`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],

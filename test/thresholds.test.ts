@@ -11,6 +11,7 @@ import type { CompareJson } from '../src/analyses/compare.js';
 import { exceeds, parseThreshold, ThresholdError } from '../src/analyses/thresholds.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
 import { runCli, slogPath } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 describe('parsing', () => {
   it('reads metric, scope and limit', () => {
@@ -55,7 +56,8 @@ describe('parsing', () => {
   });
 
   it('a malformed --fail-on exits 2 with the grammar, before reading any slog', async () => {
-    const results = await Promise.all(BAD.map((expr) => runCli(['compare', '--fail-on', expr, 'no-such-base.slog', 'no-such-head.slog'])));
+    // The first on a real process (its exit status), the rest in process.
+    const results = await Promise.all(BAD.map((expr, i) => (i === 0 ? runCli : runInProcess)(['compare', '--fail-on', expr, 'no-such-base.slog', 'no-such-head.slog'])));
     results.forEach((r, i) => {
       expect(r.status, BAD[i]).toBe(2);
       const lines = r.stderr.split('\n');
@@ -229,7 +231,7 @@ function cases(forms: Form[], x: [string, LoopSide], y: [string, LoopSide]): Cas
 }
 
 async function run(files: [string, string], exprs: string[]): Promise<{ status: number | null; json: CompareJson }> {
-  const r = await runCli(['compare', '--format', 'json', ...exprs.flatMap((e) => ['--fail-on', e]), ...files]);
+  const r = await runInProcess(['compare', '--format', 'json', ...exprs.flatMap((e) => ['--fail-on', e]), ...files]);
   expect(r.stderr.split('\n')[0] ?? '', r.stderr).not.toMatch(/^slogulate: (?!\d+ of \d+ thresholds? exceeded)/);
   return { status: r.status, json: JSON.parse(r.stdout) as CompareJson };
 }
@@ -304,12 +306,12 @@ describe('every form on real slogs, on both sides of its boundary', () => {
     expect(lines.find((l) => l.startsWith('cranks.routing '))).toMatch(/\s+ok$/);
     expect(lines.at(-1)).toBe('1 of 2 thresholds exceeded: syscalls:+0');
     // Swapped, the syscalls went down: nothing exceeded.
-    const back = await runCli(['compare', '--fail-on', 'syscalls:+0', 'a-xs-3.slog', 'a-local-3.slog']);
+    const back = await runInProcess(['compare', '--fail-on', 'syscalls:+0', 'a-xs-3.slog', 'a-local-3.slog']);
     expect(back.status).toBe(0);
   });
 
   it('a scope that matches nothing in either slog is a usage error (exit 2)', async () => {
-    const r = await runCli(['compare', '--fail-on', 'deliveries,vat=nosuchvat:+0', 'a-local-3.slog', 'a-xs-3.slog']);
+    const r = await runInProcess(['compare', '--fail-on', 'deliveries,vat=nosuchvat:+0', 'a-local-3.slog', 'a-xs-3.slog']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe('slogulate: --fail-on: deliveries,vat=nosuchvat matches nothing in either slog\n');
   });

@@ -1,11 +1,13 @@
 /**
- * `slogulate top`: every ranking checked against the reference `--timing`
+ * `slogulate top` (in process, runInProcess, but for stdin and one usage
+ * error on a real process): every ranking checked against the reference `--timing`
  * render, whose delivery crank header lines the test sorts itself (ties in
  * crank order), the way users did it by hand.
  */
 import { describe, expect, it } from 'vitest';
 import { TopN } from '../src/analyses/top-n.js';
 import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 type Key = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons';
 
@@ -71,7 +73,7 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
   const hasComputrons = headers.some((h) => h.figures.computrons !== undefined);
 
   it('ranks by every key the slog has data for, top 5 by default', async () => {
-    const r = await runCli(['top', `${slog}.slog`]);
+    const r = await runInProcess(['top', `${slog}.slog`]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const keys = ALL_KEYS.filter((k) => k !== 'computrons' || hasComputrons);
@@ -85,7 +87,7 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
   it('--by and -n: each ranking, ties in crank order', async () => {
     const n = 40;
     const args = ALL_KEYS.flatMap((k) => ['--by', k]);
-    const r = await runCli(['top', ...args, '-n', String(n), `${slog}.slog`]);
+    const r = await runInProcess(['top', ...args, '-n', String(n), `${slog}.slog`]);
     expect(r.status).toBe(0);
     const got = sections(r.stdout);
     expect(got).toHaveLength(ALL_KEYS.length);
@@ -104,7 +106,7 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
   });
 
   it('-n larger than the number of cranks lists every ranked crank', async () => {
-    const r = await runCli(['top', '--by', 'total', '--by', 'syscall-fraction', '-n', '100000', `${slog}.slog`]);
+    const r = await runInProcess(['top', '--by', 'total', '--by', 'syscall-fraction', '-n', '100000', `${slog}.slog`]);
     const got = sections(r.stdout);
     expect(got[0]?.title).toBe(`Top ${headers.length} of ${headers.length} delivery cranks by total time:`);
     expect(got[0]?.lines).toEqual(expectedTop(headers, 'total', 100000));
@@ -113,7 +115,7 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
   });
 
   it('--json gives the same rankings as data', async () => {
-    const r = await runCli(['top', '--json', '-n', '7', `${slog}.slog`]);
+    const r = await runInProcess(['top', '--json', '-n', '7', `${slog}.slog`]);
     expect(r.status).toBe(0);
     const json = JSON.parse(r.stdout) as {
       slog: string;
@@ -148,7 +150,7 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
     const to = from + 120;
     const selected = headers.filter((h) => h.vatID === vat && h.crankNum >= from && h.crankNum <= to);
     expect(selected.length).toBeGreaterThan(3);
-    const r = await runCli(['top', '--vat', vat, '--cranks', `${from}-${to}`, '--by', 'local', '--by', 'syscall-count', '-n', '3', `${slog}.slog`]);
+    const r = await runInProcess(['top', '--vat', vat, '--cranks', `${from}-${to}`, '--by', 'local', '--by', 'syscall-count', '-n', '3', `${slog}.slog`]);
     expect(r.stderr).toBe('');
     const got = sections(r.stdout);
     expect(got[0]?.title).toBe(`Top 3 of ${selected.length} delivery cranks (cranks ${from}-${to} and vat ${vat}) by local time (outside syscalls):`);
@@ -161,7 +163,7 @@ describe('top: edge cases', () => {
   it('--annotations: the headers carry annotation names and crank labels, as in the annotated render', async () => {
     const annotated = referenceText('a-local-3', 'annotated-nonoise-novatstore').split('\n');
     const timing = timingHeaders('a-local-3');
-    const r = await runCli(['top', '--annotations', '../annotations/a-local-3.annot.json', '--cranks', '106,161,220', '--by', 'total', '-n', '3', 'a-local-3.slog']);
+    const r = await runInProcess(['top', '--annotations', '../annotations/a-local-3.annot.json', '--cranks', '106,161,220', '--by', 'total', '-n', '3', 'a-local-3.slog']);
     expect(r.stderr).toBe('');
     const expected = timing
       .filter((h) => [106, 161, 220].includes(h.crankNum))
@@ -175,7 +177,7 @@ describe('top: edge cases', () => {
   });
 
   it('a slog without computrons has no computrons ranking unless asked, and then says why it is empty', async () => {
-    const r = await runCli(['top', '--by', 'computrons', 'a-local-3.slog']);
+    const r = await runInProcess(['top', '--by', 'computrons', 'a-local-3.slog']);
     expect(r.status).toBe(0);
     const got = sections(r.stdout);
     expect(got).toHaveLength(1);
@@ -184,11 +186,11 @@ describe('top: edge cases', () => {
   });
 
   it('a selection that matches nothing: a message on stderr, nothing on stdout, status 0', async () => {
-    const r = await runCli(['top', '--cranks', '500000-', 'a-xs-3.slog']);
+    const r = await runInProcess(['top', '--cranks', '500000-', 'a-xs-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('slogulate: a-xs-3.slog: no cranks match cranks 500000-\n');
-    const j = await runCli(['top', '--json', '--vat', 'nobody', 'a-xs-3.slog']);
+    const j = await runInProcess(['top', '--json', '--vat', 'nobody', 'a-xs-3.slog']);
     expect(j.status).toBe(0);
     expect(j.stderr).toBe('slogulate: a-xs-3.slog: no cranks match vat nobody\n');
     const json = JSON.parse(j.stdout) as { ranked: number; rankings: Array<{ cranks: unknown[] }> };
@@ -199,7 +201,7 @@ describe('top: edge cases', () => {
   it('only routing cranks selected: says there are no delivery cranks', async () => {
     const headers = referenceText('a-local-3', 'timing').split('\n').filter((l) => /^\/\/ crank \d+: routing/.test(l));
     const routing = Number(/crank (\d+)/.exec(headers[0] as string)?.[1]);
-    const r = await runCli(['top', '--cranks', String(routing), 'a-local-3.slog']);
+    const r = await runInProcess(['top', '--cranks', String(routing), 'a-local-3.slog']);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe(`slogulate: a-local-3.slog: no finished delivery cranks in cranks ${routing}\n`);
@@ -221,7 +223,8 @@ describe('top: edge cases', () => {
 
   it('bad --by or -n is a usage error', async () => {
     for (const args of [['--by', 'speed'], ['-n', '0'], ['-n', 'x']]) {
-      const r = await runCli(['top', ...args, 'a-local-3.slog']);
+      // The first on a real process: its exit status.
+      const r = await (args[0] === '--by' ? runCli : runInProcess)(['top', ...args, 'a-local-3.slog']);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
     }

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, readSlog, referenceText, runCli, SLOG_NAMES, slogPath, expectSameText } from './helpers.js';
+import { runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -132,7 +133,7 @@ describe.each(SLOG_NAMES)('trace of %s', (slog) => {
   const facts = slogFacts(readSlog(slog).toString('utf8'));
 
   it('is written with -o, and follows the format', async () => {
-    const r = await runCli(['trace', `${slog}.slog`, '-o', file]);
+    const r = await runInProcess(['trace', `${slog}.slog`, '-o', file]);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
@@ -216,7 +217,7 @@ describe.each(SLOG_NAMES)('trace of %s', (slog) => {
 describe('trace options', () => {
   it('--cranks and --vat select cranks (by vat name too)', async () => {
     const facts = slogFacts(readSlog('a-local-3').toString('utf8'));
-    const r = await runCli(['trace', '--cranks', '30-200', '--vat', 'bob', '--vat', 'v6', 'a-local-3.slog']);
+    const r = await runInProcess(['trace', '--cranks', '30-200', '--vat', 'bob', '--vat', 'v6', 'a-local-3.slog']);
     expect(r.status).toBe(0);
     const trace = JSON.parse(r.stdout) as { traceEvents: TraceEvent[] };
     checkFormat(trace);
@@ -231,7 +232,7 @@ describe('trace options', () => {
   });
 
   it('names refs from the annotation file', async () => {
-    const r = await runCli(['trace', '--annotations', '../annotations/a-local-3.annot.json', 'a-local-3.slog']);
+    const r = await runInProcess(['trace', '--annotations', '../annotations/a-local-3.annot.json', 'a-local-3.slog']);
     const trace = JSON.parse(r.stdout) as { traceEvents: TraceEvent[] };
     expect(trace.traceEvents.some((e) => e.name.includes('<aliceRoot>'))).toBe(true);
     expect(trace.traceEvents.some((e) => e.name === 'thread_name' && e.args?.name === 'v8 carol (dynamic)')).toBe(true);
@@ -271,7 +272,7 @@ describe('trace options', () => {
 
   it('a missing slog is one line, exit 2, and leaves an existing -o file alone', async () => {
     const file = join(dir, 'keep.json');
-    await runCli(['trace', '-o', file, 'a-local-3.slog']);
+    await runInProcess(['trace', '-o', file, 'a-local-3.slog']);
     const before = readFileSync(file, 'utf8');
     const r = await runCli(['trace', '-o', file, slogPath('nope')]);
     expect(r.status).toBe(2);

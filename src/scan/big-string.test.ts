@@ -61,6 +61,12 @@ describe('BigString', () => {
     return big;
   }
 
+  /** TMPDIR as it was (`process.env.TMPDIR = undefined` would set the text "undefined", seen by every later run in this process). */
+  const restoreTmpdir = (saved: string | undefined): void => {
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+  };
+
   // Surrogate pairs at every offset, so that some fall on the spool's 64K piece boundaries.
   const text = Array.from({ length: 150_000 }, (_, i) => (i % 7 === 0 ? '😀' : i % 5 === 0 ? 'é\n"' : 'ab')).join('');
 
@@ -78,7 +84,7 @@ describe('BigString', () => {
       // The spool file was unlinked as soon as it was made.
       expect(readdirSync(dir)).toEqual([]);
     } finally {
-      process.env.TMPDIR = saved;
+      restoreTmpdir(saved);
     }
   });
 
@@ -89,7 +95,7 @@ describe('BigString', () => {
       const big = build(text, new Spool(), 170_001);
       expect(big.text()).toBe(text);
     } finally {
-      process.env.TMPDIR = saved;
+      restoreTmpdir(saved);
     }
   });
 
