@@ -4,6 +4,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
 import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/selection.js';
+import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/thresholds.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 
 export function parseNonNegativeInt(value: string): number {
@@ -68,4 +69,16 @@ export function selectionFrom(opts: { cranks?: string; vat?: string[]; blocks?: 
   if (opts.vat?.length) spec.vats = opts.vat;
   if (opts.blocks !== undefined) spec.blocks = rangesFrom('--blocks', opts.blocks, 'block');
   return spec;
+}
+
+/** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
+export function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
+  return (exprs ?? []).map((text) => {
+    try {
+      return parseThreshold(text);
+    } catch (err) {
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
+      throw err;
+    }
+  });
 }

@@ -8,16 +8,13 @@
  */
 import { BLOCKS_READS, BlocksCollector, type BlockRow } from '../analyses/blocks.js';
 import { CrankGroups } from '../analyses/crank-groups.js';
-import { RoundMarkError, Rounds } from '../analyses/rounds.js';
+import { Rounds } from '../analyses/rounds.js';
 import type { RunRow } from '../analyses/runs.js';
-import type { CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
 import { inputsName } from '../source/inputs.js';
 import type { SlogSource } from '../source/open.js';
 import type { AnalysisInput } from './analyses.js';
 import { runPass, type PassResult } from './pass.js';
-import { UsageError } from './usage-error.js';
+import { MarkErrors } from './mark-errors.js';
 
 export interface ChainViewInput extends AnalysisInput {
   /** Opens a path in place of the usual (following a growing file). */
@@ -35,25 +32,6 @@ export interface ChainViewResult {
   cranksOutside: number;
   /** Per round: the rounds read (to warn of those without an end mark). */
   rounds?: Rounds;
-}
-
-/** Turns a round-mark error thrown inside the pass into a usage error. */
-class MarkErrors implements CrankSink {
-  constructor(private readonly inner: CrankSink) {}
-  entry(entry: SlogEntry, line: number): void {
-    this.guard(() => this.inner.entry(entry, line));
-  }
-  crank(crank: Crank): void {
-    this.guard(() => this.inner.crank(crank));
-  }
-  private guard(f: () => void): void {
-    try {
-      f();
-    } catch (err) {
-      if (err instanceof RoundMarkError) throw new UsageError(err.message);
-      throw err;
-    }
-  }
 }
 
 /** Blocks and runs of a chain slog, each row handed over as it ends. */

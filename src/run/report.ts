@@ -7,13 +7,9 @@
  * Both passes are the usual ones (pass.ts): every crank counted once, replays
  * left out.
  */
-import { forwardSpill } from '../model/assembler.js';
 import type { Annotations } from '../model/annotations.js';
-import type { ExecutionSink } from '../model/executions.js';
-import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
 import { compareSides, evaluateThresholds } from '../analyses/compare.js';
-import { RoundMarkError, Rounds } from '../analyses/rounds.js';
+import { Rounds } from '../analyses/rounds.js';
 import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/thresholds.js';
 import type { RankedCrank } from '../analyses/top.js';
 import { EveryNCranks, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
@@ -24,6 +20,7 @@ import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js'
 import { analysisPass } from './analyses.js';
 import type { BadLineReport } from './pass.js';
 import { switches } from './switches.js';
+import { MarkErrors } from './mark-errors.js';
 import { UsageError } from './usage-error.js';
 
 /** Cranks per bucket by default (as in Agoric's published benchmark graphs). */
@@ -57,33 +54,6 @@ export interface ReportRequest {
 export interface ReportOutcome {
   data: ReportData;
   thresholds: ThresholdResult[];
-}
-
-/** Turns a round-mark error thrown inside the pass into a usage error. */
-class MarkErrors implements ExecutionSink {
-  /** The inner sink's, when it spills (model/assembler.ts). */
-  readonly spill: ((crank: Crank) => void) | undefined;
-  constructor(private readonly inner: ExecutionSink) {
-    const spill = forwardSpill(inner);
-    this.spill = spill && ((crank) => this.guard(() => spill(crank)));
-  }
-  abandoned(crank: Crank): void {
-    this.guard(() => this.inner.abandoned?.(crank));
-  }
-  entry(entry: SlogEntry, line: number): void {
-    this.guard(() => this.inner.entry(entry, line));
-  }
-  crank(crank: Crank): void {
-    this.guard(() => this.inner.crank(crank));
-  }
-  private guard(f: () => void): void {
-    try {
-      f();
-    } catch (err) {
-      if (err instanceof RoundMarkError) throw new UsageError(err.message);
-      throw err;
-    }
-  }
 }
 
 interface RunRead {

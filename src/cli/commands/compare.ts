@@ -7,22 +7,19 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
-import { forwardSpill } from '../../model/assembler.js';
-import type { ExecutionSink } from '../../model/executions.js';
-import type { Crank } from '../../model/crank.js';
-import type { SlogEntry } from '../../scan/entry-types.js';
 import type { SideData } from '../../analyses/compare-side.js';
 import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
 import { compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
 import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
-import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/thresholds.js';
+import { THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/thresholds.js';
 import type { SelectionSpec } from '../../analyses/selection.js';
-import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
+import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { compareSideOf } from '../../run/analyses.js';
 import { PassError } from '../../run/pass.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { MarkErrors } from '../../run/mark-errors.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
@@ -40,18 +37,6 @@ interface CompareCliOptions {
   allowEmpty?: boolean;
   out?: string;
   force?: boolean;
-}
-
-/** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
-function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
-  return (exprs ?? []).map((text) => {
-    try {
-      return parseThreshold(text);
-    } catch (err) {
-      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
-      throw err;
-    }
-  });
 }
 
 /** Round marks read from a benchmark's console output, one line at a time. */
@@ -75,33 +60,6 @@ async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
   } catch (err) {
     if (err instanceof RoundMarkError) throw new CliError(err.message, EXIT_USAGE);
     throw err;
-  }
-}
-
-/** Turns a round-mark error thrown inside the pass into a usage error (runSlog passes CliErrors on as they are). */
-class MarkErrors implements ExecutionSink {
-  /** The inner sink's, when it spills (model/assembler.ts). */
-  readonly spill: ((crank: Crank) => void) | undefined;
-  constructor(private readonly inner: ExecutionSink) {
-    const spill = forwardSpill(inner);
-    this.spill = spill && ((crank) => this.guard(() => spill(crank)));
-  }
-  abandoned(crank: Crank): void {
-    this.guard(() => this.inner.abandoned?.(crank));
-  }
-  entry(entry: SlogEntry, line: number): void {
-    this.guard(() => this.inner.entry(entry, line));
-  }
-  crank(crank: Crank): void {
-    this.guard(() => this.inner.crank(crank));
-  }
-  private guard(f: () => void): void {
-    try {
-      f();
-    } catch (err) {
-      if (err instanceof RoundMarkError) throw new CliError(err.message, EXIT_USAGE);
-      throw err;
-    }
   }
 }
 

@@ -8,11 +8,10 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { verdict } from '../../analyses/compare-report.js';
-import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../../analyses/thresholds.js';
 import { reportHtml } from '../../report/html.js';
 import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
-import { annotationOptions, annotationsFrom, parsePositiveInt } from '../common-options.js';
+import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { DEFAULT_TOP_N } from './top.js';
 
@@ -25,17 +24,6 @@ interface ReportCliOptions {
   failOn?: string[];
   annotations?: string;
   annot?: string;
-}
-
-function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
-  return (exprs ?? []).map((text) => {
-    try {
-      return parseThreshold(text);
-    } catch (err) {
-      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
-      throw err;
-    }
-  });
 }
 
 /** The same file (device and inode), when both exist. */

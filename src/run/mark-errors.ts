@@ -1,0 +1,38 @@
+/**
+ * A sink wrapper that turns a round-mark error thrown inside the pass
+ * (analyses/rounds.ts) into a UsageError, which the command line reports as
+ * a usage error (exit 2, one line). It passes `spill` on only when the inner
+ * sink spills (model/assembler.ts), and `abandoned` when it takes them.
+ */
+import { forwardSpill } from '../model/assembler.js';
+import type { Crank } from '../model/crank.js';
+import type { ExecutionSink } from '../model/executions.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+import { RoundMarkError } from '../analyses/rounds.js';
+import { UsageError } from './usage-error.js';
+
+export class MarkErrors implements ExecutionSink {
+  /** The inner sink's, when it spills. */
+  readonly spill: ((crank: Crank) => void) | undefined;
+  constructor(private readonly inner: ExecutionSink) {
+    const spill = forwardSpill(inner);
+    this.spill = spill && ((crank) => this.guard(() => spill(crank)));
+  }
+  abandoned(crank: Crank): void {
+    this.guard(() => this.inner.abandoned?.(crank));
+  }
+  entry(entry: SlogEntry, line: number): void {
+    this.guard(() => this.inner.entry(entry, line));
+  }
+  crank(crank: Crank): void {
+    this.guard(() => this.inner.crank(crank));
+  }
+  private guard(f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      if (err instanceof RoundMarkError) throw new UsageError(err.message);
+      throw err;
+    }
+  }
+}
