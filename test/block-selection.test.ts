@@ -5,11 +5,11 @@
  * with --cranks and --vat it means all of them. Checked on chain-A.slog
  * against a plain loop over its lines, in process.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers.js';
+import { chainAHead, ROOT } from './helpers.js';
 import { runMain } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
@@ -18,13 +18,7 @@ const CHAIN_BOT = join(REAL, 'chain-bot.slog');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-block-selection-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** chain-A.slog's lines up to block 30's after-commit-stats (the render and stats cases: a quarter of the time). */
-const CHAIN_A_HEAD = join(dir, 'chain-A-head.slog');
-{
-  const lines = readFileSync(CHAIN_A, 'utf8').split(/(?<=\n)/);
-  const end = lines.findIndex((l) => l.includes('"cosmic-swingset-after-commit-stats","blockHeight":30,'));
-  writeFileSync(CHAIN_A_HEAD, lines.slice(0, end + 1).join(''));
-}
+const CHAIN_A_HEAD = chainAHead(dir);
 
 type Entry = Record<string, any>;
 

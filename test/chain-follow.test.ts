@@ -7,41 +7,18 @@
  * before, and Ctrl-C (SIGINT) ends the run with the lines `blocks` prints for
  * the whole slog.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, runCli } from './helpers.js';
+import { ROOT, runCli } from './helpers.js';
+import { startLive, until, type Running } from './live-process.js';
 
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-chain-follow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined } });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (c: Buffer) => out.push(c));
-  child.stderr.on('data', (c: Buffer) => err.push(c));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
-}
-
-async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const start = (args: string[]): Running => startLive(args, dir);
 
 /** The line index just after block `height`'s after-commit-stats. */
 function afterCommitOf(lines: string[], height: number): number {

@@ -5,7 +5,6 @@
  * (SIGINT) ends the run with the same text a plain render of the whole file
  * gives: the reference text.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runPass } from '../src/run/pass.js';
 import { READ_ALL } from '../src/scan/reads.js';
 import { openFollow } from '../src/source/follow.js';
-import { BIN, readSlog, referenceText, runCli, expectSameText } from './helpers.js';
+import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';
+import { startLive, until, type Running } from './live-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-follow-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,33 +31,7 @@ function slogLines(name: string): { lines: string[]; finishedAt: Map<number, num
   return { lines, finishedAt };
 }
 
-interface Running {
-  child: ChildProcessWithoutNullStreams;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function start(args: string[]): Running {
-  const child = spawn(process.execPath, [BIN, ...args], {
-    cwd: dir,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined },
-  });
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  child.stdout.on('data', (c: Buffer) => out.push(c));
-  child.stderr.on('data', (c: Buffer) => err.push(c));
-  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { child, stdout: () => Buffer.concat(out).toString('utf8'), stderr: () => Buffer.concat(err).toString('utf8'), exited };
-}
-
-async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const start = (args: string[]): Running => startLive(args, dir);
 
 describe('--follow on a slog being written', () => {
   it.each([

@@ -10,17 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN, FIXTURES, readSlog, referenceText, runCli, expectSameText } from './helpers.js';
+import { until } from './live-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-watch-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function until(what: string, test: () => boolean, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
