@@ -9,6 +9,9 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE_READS } from '../analyses/aggregate.js';
 import { TOP_READS } from '../analyses/top.js';
+import { EXPORT_READS } from '../export/reads.js';
+import { REPORT_READS } from '../report/side.js';
+import { SERIES_READS } from '../report/series.js';
 import { MODEL_READS } from '../model/reads.js';
 import { defaultRenderOptions } from '../render/options.js';
 import { renderReads } from '../render/reads.js';
@@ -42,6 +45,9 @@ const CONSUMERS: Record<string, Reads> = {
   'render --vatspace --novatstore': renderReads({ ...defaultRenderOptions(), vatspace: true, novatstore: true }),
   aggregate: AGGREGATE_READS,
   top: TOP_READS,
+  export: EXPORT_READS,
+  report: REPORT_READS,
+  'report series': SERIES_READS,
 };
 
 function plans(): Array<[string, ReadPlan]> {
@@ -132,8 +138,33 @@ describe('hand-made lines', () => {
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"notify","message":{"type":"notify","kpid":"kp4","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}',
       '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50","time":1655402420.651674,"monotime":7.762973879039287,"extra":1}',
       '{"type":"crank-finish","crankType":"routing","messageType":"startVat","crankNum":0,"time":1,"monotime":2,"seconds":-0}',
+      // Usual lines with one thing missing or unusual: vsr or vd missing, a vatID further on, an escape.
+      '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}',
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"notify","kd":["notify",[["kp1",false,{"body":"#1","slots":[]}]]],"time":1795403706.027612,"monotime":44.188611233}',
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"bringOutYourDead","kd":["bringOutYourDead"],"vd":["bringOutYourDead"],"time":1795403706.027612,"monotime":44.188611233}',
+      '{"type":"deliver-result","crankNum":11,"vatID":"v4","deliveryNum":1,"replay":false,"dispatch":"startVat","dr":["ok",null,{"compute":1}],"time":1795403705.41186,"monotime":43.57,"seconds":0.5}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"notify","message":{"type":"notify","kpid":"kp4"},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-finish","crankType":"delivery","messageType":"send","crankNum":12,"crankhash":"ab","activityhash":"cd","time":1795403706.1,"monotime":44.2,"seconds":0.072}',
+      '{"type":"crank-finish","crankType":"delivery","messageType":"send","crankNum":12,"crankhash":"ab","activityhash":"cd","time":1795403706.1,"monotime":44.2}',
+      '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko\\u0032","vobj":"o-50","time":1655402420.651674,"monotime":7.76}',
       '{"body":{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50"},"attributes":{},"time":1}',
     ];
     compareHandMade(lines);
+  });
+});
+
+describe('damage inside a value a field is read from is seen', () => {
+  it('a damaged ksr (status asked for) or kd (method asked for) goes to the plain path, which reports it', () => {
+    const plan = planReads(mergeReads(MODEL_READS, { ...AGGREGATE_READS, 'syscall-result': ['status'] }));
+    const lines = [
+      '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",nul],"vsr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}',
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"notify","kd":["notify",[["kp1",false,{"body":"#1","slots":[]]]],"vd":["notify",[]],"time":1795403706.027612,"monotime":44.188611233}',
+    ];
+    const batch = splitLines(Buffer.from(lines.join('\n')));
+    const fast = new FastReader(plan);
+    for (let i = 0; i < lines.length; i += 1) {
+      expect(fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number), lines[i]).toBeUndefined();
+      expect(readPlainLine(lineText(batch, i), plan)).toBeInstanceOf(BadLine);
+    }
   });
 });

@@ -87,6 +87,12 @@ interface Step extends CompiledStep {
   derive: number;
   /** The key is a kernel-space form (ksc, ksr, kd): DERIVE_ALONE looks for it. */
   kernelForm: boolean;
+  /**
+   * The value is kept only when the line had no kernel-space form (a vat-space
+   * form asked for alone, on a key that also derives another field: a
+   * replay's vd, whose method is read too).
+   */
+  keptAlone: boolean;
   /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
   keyBytes: Uint8Array;
 }
@@ -137,7 +143,9 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
   for (const spec of KEY_ORDER[type]) {
     const field = spec.field as string | undefined;
     const derive = derivation(type, spec.key, mask);
-    const kept = field !== undefined && (mask[field] === true || derive === DERIVE_ALONE);
+    const alone = ALONE_FIELDS[spec.key];
+    const keptAlone = alone !== undefined && mask[alone] === true && !mask[spec.key] && derive !== DERIVE_ALONE;
+    const kept = field !== undefined && (mask[field] === true || derive === DERIVE_ALONE || keptAlone);
     const slot = kept ? slots.indexOf(field) : -1;
     const kernelForm = KERNEL_FORMS.has(spec.key);
     steps.push({
@@ -148,6 +156,7 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
       slot,
       derive,
       kernelForm,
+      keptAlone,
       keyBytes: asciiBytes(`"${spec.key}":`),
     });
     if (slot >= 0 || derive !== NO_DERIVE) last = steps.length - 1;
@@ -188,6 +197,7 @@ export class FastReader implements StepHost {
   private methodRead = false;
   /** The line being read has its kernel-space form (ksc, ksr, kd). */
   kernelForm = false;
+
   private readonly crankStartP: Program;
   private readonly crankFinishP: Program;
   private readonly deliverP: Program;
@@ -409,7 +419,10 @@ export class FastReader implements StepHost {
   }
 
   /** A JSON value asked for, or fields read from one (its derivation). */
-  jsonStep(step: CompiledStep, lastKey: boolean): boolean {
+  jsonStep(compiled: CompiledStep, lastKey: boolean): boolean {
+    const step = compiled as Step;
+    // A vat-space form kept alone is not kept when the line had the kernel-space one.
+    const slot = step.keptAlone && this.kernelForm ? -1 : step.slot;
     const sc = this.sc;
     const slots = this.slots;
     const at = sc.pos;
@@ -422,15 +435,15 @@ export class FastReader implements StepHost {
       end = sc.pos;
     }
     let value: unknown;
-    if (step.slot >= 0) {
+    if (slot >= 0) {
       value = this.parse(at, end);
       // A crank-start's message (slot 4 is no other type's JSON value) is an object; ksc, vsc, kd, vd, ksr, vsr and dr are arrays.
-      if (step.slot === 4) {
+      if (slot === 4) {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
       } else if (!Array.isArray(value)) {
         return false;
       }
-      slots[step.slot] = value;
+      slots[slot] = value;
     }
     sc.pos = end;
     switch (step.derive) {
