@@ -226,10 +226,15 @@ export class CrankAssembler {
       // '' until a delivery or the crank-finish says (older kernels' crank-starts have no type).
       crankType: start?.crankType ?? '',
       vatID,
-      ...(start ? { start } : {}),
+      // Every field from the start, set or not: one object shape for every crank, whatever it holds.
+      start,
       opening,
       again: false,
+      finish: undefined,
       items: [],
+      spilled: undefined,
+      deliver: undefined,
+      deliverResult: undefined,
       timing: { total: NaN, syscall: 0, syscallCount: 0 },
       firstLine: line,
       lastLine: line,

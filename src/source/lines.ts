@@ -152,9 +152,17 @@ export function batchText(batch: LineBatch, start: number, end: number): string 
   return batch.piece.slice(start - batch.pieceStart, end - batch.pieceStart);
 }
 
-/** Line `i` of a batch, as text. */
+/**
+ * Line `i` of a batch, as text: from the batch's piece when that holds it,
+ * else sliced alone (a line read whole is most often a rare one among lines
+ * read from their bytes: a piece made for it would be wasted).
+ */
 export function lineText(batch: LineBatch, i: number): string {
-  return batchText(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
+  const start = batch.spans[2 * i] as number;
+  const end = batch.spans[2 * i + 1] as number;
+  if (batch.piece !== undefined && start >= batch.pieceStart && end <= batch.pieceEnd) return batchText(batch, start, end);
+  const bytes = batch.bytes as unknown as Decoders;
+  return batch.ascii ? bytes.latin1Slice(start, end) : bytes.utf8Slice(start, end);
 }
 
 /** The bytes a batch's lines span, their line ends included. */
