@@ -4,7 +4,7 @@
  * which a consumer would take for "the slog does not say": a read of it is
  * a mistake in the consumer's reads, found here rather than as a wrong
  * figure. Passes use it when SLOGULATE_CHECK_READS=1 (the test suite sets
- * it); it costs a Proxy per entry, so never otherwise.
+ * it); it costs a copy of each entry, so never otherwise.
  */
 import { isCrankEntry, type SlogEntry } from './entry-types.js';
 import type { ReadPlan } from './read-plan.js';
@@ -22,26 +22,59 @@ const FIELDS: Record<string, readonly string[]> = {
 
 export class UnreadFieldError extends Error {}
 
+/** The guard of one type and syscall name: a prototype whose unasked fields throw, and the asked ones. */
+interface Guard {
+  proto: object;
+  asked: readonly string[];
+}
+
+/** Guards by plan, then by `type` or `type/name`. */
+const guards = new WeakMap<ReadPlan, Map<string, Guard>>();
+
+function guardOf(plan: ReadPlan, type: string, name: string | undefined): Guard {
+  let byKey = guards.get(plan);
+  if (byKey === undefined) {
+    byKey = new Map();
+    guards.set(plan, byKey);
+  }
+  const key = name === undefined ? type : `${type}/${name}`;
+  let guard = byKey.get(key);
+  if (guard === undefined) {
+    const asked = new Set<string>(plan.fields(type as Parameters<ReadPlan['fields']>[0], name));
+    if (asked.has('messageHead')) asked.add('message');
+    if (asked.has('vscWithoutKsc')) asked.add('vsc');
+    if (asked.has('vsrWithoutKsr')) asked.add('vsr');
+    if (asked.has('vdWithoutKd')) asked.add('vd');
+    const known = FIELDS[type] as readonly string[];
+    const proto: Record<string, unknown> = {};
+    for (const field of known) {
+      if (asked.has(field)) continue;
+      Object.defineProperty(proto, field, {
+        get() {
+          throw new UnreadFieldError(`${type}.${field} read, but not in the consumer's reads`);
+        },
+      });
+    }
+    guard = { proto, asked: known.filter((f) => asked.has(f)) };
+    byKey.set(key, guard);
+  }
+  return guard;
+}
+
 /**
  * The entry, guarded: reading a field of its type that the plan does not
  * read throws UnreadFieldError. `syscallName`: the name of the syscall the
- * line is (or answers), which decides its reads.
+ * line is (or answers), which decides its reads. The guarded entry has the
+ * fields asked for as its own; the others are getters (on its prototype,
+ * one per type and name) that throw.
  */
 export function checkedEntry(entry: SlogEntry, plan: ReadPlan, syscallName: string | undefined): SlogEntry {
   if (!isCrankEntry(entry)) return entry;
   const name = entry.type === 'syscall' || entry.type === 'syscall-result' ? syscallName : undefined;
-  const asked = new Set<string>(plan.fields(entry.type, name));
-  if (asked.has('messageHead')) asked.add('message');
-  if (asked.has('vscWithoutKsc')) asked.add('vsc');
-  if (asked.has('vsrWithoutKsr')) asked.add('vsr');
-  if (asked.has('vdWithoutKd')) asked.add('vd');
-  const known = FIELDS[entry.type] as readonly string[];
-  return new Proxy(entry, {
-    get(target, key, receiver) {
-      if (typeof key === 'string' && known.includes(key) && !asked.has(key)) {
-        throw new UnreadFieldError(`${entry.type}.${key} read, but not in the consumer's reads`);
-      }
-      return Reflect.get(target, key, receiver) as unknown;
-    },
-  });
+  const guard = guardOf(plan, entry.type, name);
+  const guarded = Object.create(guard.proto) as Record<string, unknown>;
+  const source = entry as unknown as Record<string, unknown>;
+  guarded.type = entry.type;
+  for (const field of guard.asked) guarded[field] = source[field];
+  return guarded as unknown as SlogEntry;
 }

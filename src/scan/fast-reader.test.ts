@@ -15,6 +15,7 @@ import { SERIES_READS } from '../report/series.js';
 import { MODEL_READS } from '../model/reads.js';
 import { defaultRenderOptions } from '../render/options.js';
 import { renderReads } from '../render/reads.js';
+import { RENDER_OPTION_SETS } from '../render/option-sets.test-helpers.js';
 import { lineText, splitLines, type LineBatch } from '../source/lines.js';
 import { FastReader } from './fast-reader.js';
 import { BadLine, readPlainLine } from './plain-reader.js';
@@ -40,8 +41,8 @@ function sharedSlogs(): Array<{ name: string; bytes: Buffer }> {
 const CONSUMERS: Record<string, Reads> = {
   model: MODEL_READS,
   everything: READ_ALL,
-  'render default': renderReads(defaultRenderOptions()),
-  'render --nonoise --novatstore --timing': renderReads({ ...defaultRenderOptions(), nonoise: true, novatstore: true, timing: true }),
+  // Every option set test/paths.test.ts renders with (it renders the biggest real slog with the first only: the rest is checked here, line by line).
+  ...Object.fromEntries(RENDER_OPTION_SETS.map((o) => [`render ${JSON.stringify(o)}`, renderReads({ ...defaultRenderOptions(), ...o })])),
   'render --vatspace --novatstore': renderReads({ ...defaultRenderOptions(), vatspace: true, novatstore: true }),
   aggregate: AGGREGATE_READS,
   top: TOP_READS,

@@ -100,13 +100,16 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
   }
 
   if (!check) return { path: fast ? 'fast' : 'plain', plan, read, readBig };
+  const byName = Object.keys(reads.bySyscallName ?? {}).length > 0;
   return {
     path: fast ? 'fast' : 'plain',
     plan,
     read(batch, i) {
       const entry = read(batch, i);
       if (entry === undefined || entry instanceof BadLine) return entry;
-      return checkedEntry(entry, plan, syscallNameOf(lineText(batch, i)));
+      // The syscall's name decides its reads only where some names have reads of their own.
+      const named = (entry.type === 'syscall' || entry.type === 'syscall-result') && byName;
+      return checkedEntry(entry, plan, named ? syscallNameOf(lineText(batch, i)) : undefined);
     },
     readBig,
   };
