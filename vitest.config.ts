@@ -12,6 +12,6 @@ export default defineConfig({
     // a test that changes process state (env, cwd, exit code, signal handlers) puts it back (test/run-main.ts does).
     isolate: false,
     // Entries throw when a consumer reads a field its reads did not ask for (src/scan/checked-entries.ts).
-    env: { SLOGULATE_CHECK_READS: process.env.SLOGULATE_CHECK_READS ?? '1' },
+    env: { SLOGULATE_CHECK_READS: '1' },
   },
 });

@@ -28,7 +28,6 @@ const SLOG_FILES: string[] = [
   join(REAL, 'block-files-bot'),
 ];
 
-
 /** A damaged copy of a slog: bad lines, CRLF ends, a line cut short, and a truncated last line. */
 function damaged(): SlogInput {
   const lines = readFileSync(join(SLOGS, 'a-xs-3.slog'), 'utf8').split('\n').filter((l) => l !== '');

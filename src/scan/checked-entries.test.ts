@@ -1,7 +1,7 @@
 /**
  * Checked entries (SLOGULATE_CHECK_READS=1, which the suite sets): a read of
- * a field the consumer did not ask for throws, on either path, for every
- * crank type; fields asked for read as usual.
+ * a field the consumer did not ask for throws, on either path (shown for a
+ * syscall and a clist entry); fields asked for read as usual.
  */
 import { describe, expect, it } from 'vitest';
 import { MODEL_READS } from '../model/reads.js';

@@ -6,7 +6,7 @@
  * figure. Passes use it when SLOGULATE_CHECK_READS=1 (the test suite sets
  * it); it costs a copy of each entry, so never otherwise.
  */
-import { isCrankEntry, type SlogEntry } from './entry-types.js';
+import { isCrankEntry, type CrankEntryType, type SlogEntry } from './entry-types.js';
 import type { ReadPlan } from './read-plan.js';
 
 /** Every field a crank entry of each type can have. */
@@ -31,7 +31,7 @@ interface Guard {
 /** Guards by plan, then by `type` or `type/name`. */
 const guards = new WeakMap<ReadPlan, Map<string, Guard>>();
 
-function guardOf(plan: ReadPlan, type: string, name: string | undefined): Guard {
+function guardOf(plan: ReadPlan, type: CrankEntryType, name: string | undefined): Guard {
   let byKey = guards.get(plan);
   if (byKey === undefined) {
     byKey = new Map();
@@ -40,7 +40,7 @@ function guardOf(plan: ReadPlan, type: string, name: string | undefined): Guard 
   const key = name === undefined ? type : `${type}/${name}`;
   let guard = byKey.get(key);
   if (guard === undefined) {
-    const asked = new Set<string>(plan.fields(type as Parameters<ReadPlan['fields']>[0], name));
+    const asked = new Set<string>(plan.fields(type, name));
     if (asked.has('messageHead')) asked.add('message');
     if (asked.has('vscWithoutKsc')) asked.add('vsc');
     if (asked.has('vsrWithoutKsr')) asked.add('vsr');

@@ -197,7 +197,6 @@ export class FastReader implements StepHost {
   private methodRead = false;
   /** The line being read has its kernel-space form (ksc, ksr, kd). */
   kernelForm = false;
-
   private readonly crankStartP: Program;
   private readonly crankFinishP: Program;
   private readonly deliverP: Program;
