@@ -1,4 +1,4 @@
-/** Entry point of bin/slogulate. */
-import { main } from './main.js';
+/** Entry point of bin/slogulate: the command line, from the bundle when there is one (start.ts). */
+import { start } from './start.js';
 
-await main();
+await start();

@@ -1,0 +1,98 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`'s second step, after tsc: the program as one script, and
+ * V8's code cache for it, so that `bin/slogulate` starts without loading and
+ * compiling its modules one by one (src/cli/start.ts says why and how).
+ *
+ * 1. esbuild bundles dist/cli/main.js and every module it imports (the
+ *    subcommands too) into dist/slogulate.cjs; packages stay outside, loaded
+ *    from node_modules as before. Each module's `import.meta.url` becomes
+ *    its own file's URL in dist/, so that what it finds beside itself (the
+ *    Parquet worker, package.json) it still finds; its import() of a
+ *    package (chalk, DuckDB, SQLite) is the loader's (src/cli/start.ts).
+ * 2. The bundle renders a fixture here, in this process, and the code
+ *    cache is taken after: it then holds the functions a render compiles,
+ *    not only the top level. (Without the heap governor, which sets V8
+ *    flags: a cache is taken only under the flags it was made with.)
+ * 3. A new Node.js process checks that V8 accepts that cache (the build
+ *    fails if it does not: every start would compile everything again).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = join(ROOT, 'dist');
+
+async function bundle(out) {
+  const metaUrl = {
+    name: 'module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        const own = JSON.stringify(relative(dirname(out), args.path));
+        const contents = text
+          .replaceAll('import.meta.url', `__moduleUrl(${own})`)
+          // A package imported on demand: by the loader's import() (src/cli/start.ts).
+          .replace(/\bimport\((?=['"][^./])/g, '__importPackage(');
+        return { contents, loader: 'js' };
+      });
+    },
+  };
+  await build({
+    entryPoints: [join(DIST, 'cli', 'main.js')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // commander, which every start loads, goes in (and so into the code cache); what is imported only on demand stays outside.
+    external: ['chalk', '@duckdb/node-api', 'better-sqlite3'],
+    logLevel: 'warning',
+    banner: { js: "const __moduleUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, file)).href;" },
+    plugins: [metaUrl],
+  });
+}
+
+/** Written beside its target, then renamed: a failed build leaves no half file. */
+function writeAtomically(path, bytes) {
+  const temp = `${path}.${process.pid}.tmp`;
+  writeFileSync(temp, bytes);
+  renameSync(temp, path);
+}
+
+if (process.argv[2] === '--check') {
+  // In a fresh process: does V8 take the cache?
+  const { loadBundle, BUNDLE_CACHE } = await import(join(DIST, 'cli', 'start.js'));
+  const { script } = loadBundle(readFileSync(BUNDLE_CACHE));
+  process.exitCode = script.cachedDataRejected === false ? 0 : 1;
+} else {
+  const { BUNDLE, BUNDLE_CACHE } = await import(join(DIST, 'cli', 'start.js'));
+  const temp = `${BUNDLE}.${process.pid}.tmp`;
+  await bundle(temp);
+  // An import() left in the bundle (of a computed name) would fail only when it runs: fail here.
+  const left = readFileSync(temp, 'utf8').match(/^.*\bimport\(.*$/m);
+  if (left) {
+    rmSync(temp);
+    throw new Error(`scripts/bundle.mjs: the bundle keeps an import() the loader cannot serve: ${left[0].trim()}`);
+  }
+  renameSync(temp, BUNDLE);
+  rmSync(BUNDLE_CACHE, { force: true });
+  const { loadBundle } = await import(join(DIST, 'cli', 'start.js'));
+  const { script, main } = loadBundle();
+  // No heap governor: it sets V8 flags, and V8 takes a cache only under the flags it was made with.
+  process.env.SLOGULATE_HEAP = '0';
+  const scratch = mkdtempSync(join(tmpdir(), 'slogulate-bundle-'));
+  try {
+    await main([process.execPath, 'slogulate', join(ROOT, 'fixtures', 'slogs', 'a-xs-3.slog'), '-o', join(scratch, 'a-xs-3.txt')]);
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  if (process.exitCode) throw new Error('scripts/bundle.mjs: the bundle failed to render fixtures/slogs/a-xs-3.slog');
+  writeAtomically(BUNDLE_CACHE, script.createCachedData());
+  const check = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--check'], { stdio: 'inherit' });
+  if (check.status !== 0) throw new Error(`scripts/bundle.mjs: V8 rejects the code cache ${BUNDLE_CACHE}`);
+}
