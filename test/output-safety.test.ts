@@ -74,6 +74,9 @@ describe('an output that is an input is refused before anything is opened', () =
     ['kref -o', ['kref', '-o', w.slog, 'ko20', w.slog], w.slog],
     ['top -o', ['top', '-o', w.slog, w.slog], w.slog],
     ['stats -o', ['stats', '--out', w.link, w.slog], w.link],
+    ['report -o the slog', ['report', '-o', w.slog, w.slog], w.slog],
+    ['report -o a hard link to the slog, read through a symlink', ['report', '-o', w.hard, w.link], w.hard],
+    ['report -o its annotation file', ['report', '--annotations', w.annot, '-o', w.annot, w.slog], w.annot],
   ];
   it.each(cases)('%s: status 2, one line, the input untouched', async (_what, args, out) => {
     const before = readFileSync(out);
@@ -192,6 +195,7 @@ describe('an output file is replaced only when the command succeeds', () => {
     ['flow', (out: string) => ['flow', '-o', out, corrupt]],
     ['stats', (out: string) => ['stats', '-o', out, corrupt]],
     ['compare', (out: string) => ['compare', '-o', out, slogPath('a-local-3'), corrupt]],
+    ['report', (out: string) => ['report', '-o', out, corrupt]],
   ])('%s: a read error leaves the existing file as it was and no temporary file', async (what, args) => {
     const ws = join(dir, `fail-${what}`);
     mkdirSync(ws);
@@ -217,6 +221,30 @@ describe('an output file is replaced only when the command succeeds', () => {
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
     expect(readFileSync(real, 'utf8') === referenceText('a-xs-3', 'timing')).toBe(true);
     expect(statSync(real).mode & 0o777).toBe(0o640);
+    expect(temps(ws)).toEqual([]);
+  });
+
+  it('report -o: the same, and a file holding a slog is replaced only with --force', async () => {
+    const ws = join(dir, 'replace-report');
+    mkdirSync(ws);
+    const real = join(ws, 'report.html');
+    writeFileSync(real, 'old\n');
+    chmodSync(real, 0o640);
+    const link = join(ws, 'report-link.html');
+    symlinkSync(real, link);
+    const r = await runMain(['report', '-o', link, slogPath('a-xs-3')]);
+    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(real, 'utf8')).toMatch(/^<!doctype html>/i);
+    expect(statSync(real).mode & 0o777).toBe(0o640);
+    const slog = join(ws, 'other.slog');
+    writeFileSync(slog, SLOG);
+    const refused = await runMain(['report', '-o', slog, slogPath('a-xs-3')]);
+    expect(refused.status).toBe(2);
+    expect(oneLine(refused.stderr)).toBe(`slogulate: ${slog} holds a slog; not replacing it (--force replaces it)`);
+    expect(readFileSync(slog).equals(SLOG)).toBe(true);
+    expect((await runMain(['report', '--force', '-o', slog, slogPath('a-xs-3')])).status).toBe(0);
+    expect(readFileSync(slog, 'utf8')).toBe(readFileSync(real, 'utf8'));
     expect(temps(ws)).toEqual([]);
   });
 
@@ -282,12 +310,15 @@ describe('write errors: one line naming the output, status 1', () => {
     for (const r of results) expect(r, r.what).toEqual({ what: r.what, status: 1, stderr: 'slogulate: stdout: no space left on device\n' });
   });
 
-  it.each(commands)('%s -o /dev/full', async (_what, args) => {
+  /** The commands that write files: those, and the report (which writes no stdout). */
+  const toFiles: Array<[string, string[]]> = [...commands, ['report', ['report', slog]]];
+
+  it.each(toFiles)('%s -o /dev/full', async (_what, args) => {
     const r = await runMain([...args, '-o', '/dev/full']);
     expect(r).toMatchObject({ status: 1, stdout: '', stderr: 'slogulate: /dev/full: no space left on device\n' });
   });
 
-  it.each(commands)('%s -o a folder, or a file in a missing folder: found before the slog is read', async (_what, args) => {
+  it.each(toFiles)('%s -o a folder, or a file in a missing folder: found before the slog is read', async (_what, args) => {
     // The slog does not exist: the output's error comes first.
     const missing = args.map((a) => (a === slog ? join(dir, 'no-such.slog') : a));
     const folder = await runMain([...missing, '-o', dir]);

@@ -15,6 +15,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import type { ReportData } from '../src/report/report-data.js';
 import { collectReport } from '../src/run/report.js';
+import { reportHtml } from '../src/report/html.js';
+import { DEFAULT_TOP_N } from '../src/cli/commands/top.js';
 import { ROOT, runCli, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
@@ -62,8 +64,9 @@ describe('slogulate report: usage', () => {
     const before = sha(copy);
     const r = await runInProcess(['report', copy, '-o', copy]);
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe(`slogulate: ${copy}: is an input (${copy}); the report never overwrites one\n`);
+    expect(r.stderr).toBe(`slogulate: --out ${copy} is the same file as the input ${copy}; refusing to overwrite it\n`);
     expect(sha(copy)).toBe(before);
+    // (Symlinks, hard links and annotation files: test/output-safety.test.ts, as for every command's output.)
 
     const out = join(dir, 'kept.html');
     expect((await runInProcess(['report', 'a-local-3.slog', '-o', out])).status).toBe(0);
@@ -73,6 +76,14 @@ describe('slogulate report: usage', () => {
     expect(sha(out)).toBe(report);
     // No temporary file left beside it.
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('writes the page reportHtml makes, byte for byte', async () => {
+    const out = join(dir, 'bytes.html');
+    const r = await runInProcess(['report', slogPath('a-local-3'), '--every', '20', '-o', out]);
+    expect(r.status).toBe(0);
+    const { data } = await collectReport({ runs: [[slogPath('a-local-3')]], every: 20, roundMarks: false, topN: DEFAULT_TOP_N, annotations: emptyAnnotations(), thresholds: [] });
+    expect(readFileSync(out).equals(Buffer.from(reportHtml(data), 'utf8'))).toBe(true);
   });
 });
 

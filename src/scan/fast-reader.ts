@@ -61,16 +61,13 @@ const DERIVE_DR = 2;
 const DERIVE_HEAD = 3;
 /** A delivery's method: from kd, else vd (slot 5). */
 const DERIVE_METHOD = 4;
-/** The vat-space form (vsc, vsr, vd), only when the line had no kernel-space form. */
-const DERIVE_ALONE = 5;
-
 /** A syscall's kernel-space name: the first element of its ksc (slot 5; else the `syscall` key's value, read there). */
-const DERIVE_NAME = 6;
+const DERIVE_NAME = 5;
 
 /** The numbers the step compiler writes into its code. */
-const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_ALONE };
+const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME };
 
-/** The kernel-space forms, whose presence DERIVE_ALONE looks at. */
+/** The kernel-space forms, whose presence a step kept alone looks at. */
 const KERNEL_FORMS = new Set(['ksc', 'ksr', 'kd']);
 /** The vat-space form each pseudo-field asks for. */
 const ALONE_FIELDS: Record<string, string> = { vsc: 'vscWithoutKsc', vsr: 'vsrWithoutKsr', vd: 'vdWithoutKd' };
@@ -85,12 +82,12 @@ interface Step extends CompiledStep {
   slot: number;
   /** What is read from its value besides (NO_DERIVE: nothing). */
   derive: number;
-  /** The key is a kernel-space form (ksc, ksr, kd): DERIVE_ALONE looks for it. */
+  /** The key is a kernel-space form (ksc, ksr, kd): a step kept alone looks for it. */
   kernelForm: boolean;
   /**
-   * The value is kept only when the line had no kernel-space form (a vat-space
-   * form asked for alone, on a key that also derives another field: a
-   * replay's vd, whose method is read too).
+   * A vat-space form asked for alone (vscWithoutKsc, vsrWithoutKsr,
+   * vdWithoutKd): its value is kept only when the line had no kernel-space
+   * form (the compiled walk decides, step-compiler.ts).
    */
   keptAlone: boolean;
   /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
@@ -128,8 +125,6 @@ function derivation(type: CrankEntryType, key: string, mask: Record<string, true
   if (type === 'deliver-result' && key === 'dr' && (mask.status || mask.problem || mask.computrons)) return DERIVE_DR;
   if (type === 'deliver' && (key === 'kd' || key === 'vd') && mask.method) return DERIVE_METHOD;
   if (type === 'syscall' && key === 'ksc' && mask.name) return DERIVE_NAME;
-  const alone = ALONE_FIELDS[key];
-  if (alone !== undefined && mask[alone] && !mask[key]) return DERIVE_ALONE;
   // The whole message, when asked for, wins over its head.
   if (type === 'crank-start' && key === 'message' && mask.messageHead && !mask.message) return DERIVE_HEAD;
   return NO_DERIVE;
@@ -144,8 +139,8 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
     const field = spec.field as string | undefined;
     const derive = derivation(type, spec.key, mask);
     const alone = ALONE_FIELDS[spec.key];
-    const keptAlone = alone !== undefined && mask[alone] === true && !mask[spec.key] && derive !== DERIVE_ALONE;
-    const kept = field !== undefined && (mask[field] === true || derive === DERIVE_ALONE || keptAlone);
+    const keptAlone = alone !== undefined && mask[alone] === true && !mask[spec.key];
+    const kept = field !== undefined && (mask[field] === true || keptAlone);
     const slot = kept ? slots.indexOf(field) : -1;
     const kernelForm = KERNEL_FORMS.has(spec.key);
     steps.push({
@@ -417,11 +412,10 @@ export class FastReader implements StepHost {
     return walk(this);
   }
 
-  /** A JSON value asked for, or fields read from one (its derivation). */
-  jsonStep(compiled: CompiledStep, lastKey: boolean): boolean {
+  /** A JSON value asked for (unless not `keep`), or fields read from one (its derivation). */
+  jsonStep(compiled: CompiledStep, lastKey: boolean, keep: boolean): boolean {
     const step = compiled as Step;
-    // A vat-space form kept alone is not kept when the line had the kernel-space one.
-    const slot = step.keptAlone && this.kernelForm ? -1 : step.slot;
+    const slot = keep ? step.slot : -1;
     const sc = this.sc;
     const slots = this.slots;
     const at = sc.pos;

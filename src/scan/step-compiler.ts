@@ -16,8 +16,8 @@ export interface StepHost {
   readonly slots: unknown[];
   /** The line has its kernel-space form (ksc, ksr, kd). */
   kernelForm: boolean;
-  /** A JSON value asked for, or fields read from one (the step's derivation). */
-  jsonStep(step: CompiledStep, lastKey: boolean): boolean;
+  /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
+  jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
   /** The first element of an array value, a short string. */
   firstWord(at: number): string | undefined;
 }
@@ -30,6 +30,8 @@ export interface CompiledStep {
   slot: number;
   derive: number;
   kernelForm: boolean;
+  /** Kept only when the line had no kernel-space form (a vat-space form asked for alone). */
+  keptAlone: boolean;
   keyBytes: Uint8Array;
 }
 
@@ -40,7 +42,6 @@ export interface StepCodes {
   BOOL: number;
   NO_DERIVE: number;
   DERIVE_NAME: number;
-  DERIVE_ALONE: number;
 }
 
 export type CompiledWalk = (host: StepHost) => boolean;
@@ -89,9 +90,17 @@ export function compileSteps(steps: readonly CompiledStep[], from: number, to: n
     } else if (!wanted) {
       lines.push(last ? '  pos = sc.tailStart;' : '  sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;');
     } else {
-      const skip = last ? 'pos = sc.tailStart;' : 'sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;';
-      const json = `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last})) return false; pos = sc.pos;`;
-      lines.push(step.derive === codes.DERIVE_ALONE ? `  if (host.kernelForm) { ${skip} } else { ${json} }` : `  ${json}`);
+      const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return false; pos = sc.pos;`;
+      if (!step.keptAlone) {
+        lines.push(`  ${json('true')}`);
+      } else if (step.derive === codes.NO_DERIVE) {
+        // A vat-space form asked for alone: skipped when the line had its kernel-space form.
+        const skip = last ? 'pos = sc.tailStart;' : 'sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;';
+        lines.push(`  if (host.kernelForm) { ${skip} } else { ${json('true')} }`);
+      } else {
+        // One that also derives a field (a replay's vd, for its method): derived either way, kept only without the kernel-space form.
+        lines.push(`  ${json('!host.kernelForm')}`);
+      }
     }
     lines.push('} else {');
     if (!step.optional) lines.push('  return false;');

@@ -1,11 +1,9 @@
 /**
  * `slogulate report FILE... -o report.html`: one self-contained HTML report
- * of a slog (or, with --compare, of two), src/report/. The file is written
- * beside its target under a temporary name and renamed once whole.
+ * of a slog (or, with --compare, of two), src/report/. The file is opened
+ * as every command's output is (output-file.ts: never an input, written
+ * under a temporary name beside it and put in place once whole).
  */
-import { statSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
 import { Option, type Command } from 'commander';
 import { verdict } from '../../analyses/compare-report.js';
 import { reportHtml } from '../../report/html.js';
@@ -13,6 +11,7 @@ import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
+import { openOutput, outputOptions } from '../output-file.js';
 import { DEFAULT_TOP_N } from './top.js';
 
 interface ReportCliOptions {
@@ -24,25 +23,17 @@ interface ReportCliOptions {
   failOn?: string[];
   annotations?: string;
   annot?: string;
-}
-
-/** The same file (device and inode), when both exist. */
-function sameFile(a: string, b: string): boolean {
-  try {
-    const sa = statSync(a);
-    const sb = statSync(b);
-    return sa.dev === sb.dev && sa.ino === sb.ino;
-  } catch {
-    return false;
-  }
+  force?: boolean;
 }
 
 export function register(program: Command): Command {
+  const [outOption, forceOption] = outputOptions('the HTML file to write') as [Option, Option];
   const cmd = program
     .command('report')
     .description('write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare')
     .argument('<files...>', 'the slog (several files are read in order as one slog), or BASE HEAD with --compare')
-    .addOption(new Option('-o, --out <file>', 'the HTML file to write').makeOptionMandatory())
+    .addOption(outOption.makeOptionMandatory())
+    .addOption(forceOption)
     .addOption(new Option('--every <n>', `cranks per point of the charts (default: one point per chain block when the slog has blocks, else ${DEFAULT_EVERY} cranks)`).argParser(parsePositiveInt).conflicts('roundMarks'))
     .option('--round-marks', 'one point per benchmark round (Benchmark "NAME" round N start/end crank C, from the console entries)')
     .option('--compare', 'two slogs, BASE HEAD: both runs on the same charts, and the compare tables')
@@ -71,14 +62,10 @@ Examples:
   cmd.action(async (files: string[], _opts: ReportCliOptions, command: Command) => {
     // The root command shares some spellings (--annotations, -o): read them with the globals, as the other subcommands do.
     const opts = command.optsWithGlobals<ReportCliOptions>();
-    const out = opts.out as string;
     if (files.includes('-')) throw new CliError('report reads its files twice (the top cranks\' lines again): give files, not stdin', EXIT_USAGE);
     if (opts.compare && files.length !== 2) throw new CliError(`--compare takes two slogs, BASE HEAD (got ${files.length})`, EXIT_USAGE);
     if (!opts.compare && opts.failOn?.length) throw new CliError('--fail-on needs --compare BASE HEAD', EXIT_USAGE);
-    const annotationFile = opts.annotations ?? opts.annot;
-    for (const input of annotationFile === undefined ? files : [...files, annotationFile]) {
-      if (sameFile(input, out)) throw new CliError(`${out}: is an input (${input}); the report never overwrites one`, EXIT_USAGE);
-    }
+    const out = openOutput(opts.out as string, { inputs: [...files, opts.annotations ?? opts.annot], force: opts.force });
     const thresholds = thresholdsFrom(opts.failOn);
     const annotations = annotationsFrom(opts);
     const outcome = await passOrFail(
@@ -94,16 +81,8 @@ Examples:
         governHeap: true,
       }),
     );
-    const html = reportHtml(outcome.data);
-    // Beside the target, then renamed: a failed run leaves an existing report as it was.
-    const temp = join(dirname(out), `.${basename(out)}.slogulate-${process.pid}.tmp`);
-    try {
-      await writeFile(temp, html);
-      await rename(temp, out);
-    } catch (err) {
-      await rm(temp, { force: true }).catch(() => undefined);
-      throw new CliError(`${out}: ${(err as Error).message}`, EXIT_FAILURE);
-    }
+    out.write(reportHtml(outcome.data));
+    await out.close();
     const exceeded = outcome.thresholds.some((r) => r.exceeded);
     if (outcome.thresholds.length) warn(verdict(outcome.thresholds) as string);
     process.exitCode = exceeded ? EXIT_FAILURE : EXIT_OK;
