@@ -64,13 +64,13 @@ function writeAtomically(path, bytes) {
   renameSync(temp, path);
 }
 
+const { BUNDLE, BUNDLE_CACHE, loadBundle } = await import(join(DIST, 'cli', 'start.js'));
+
 if (process.argv[2] === '--check') {
   // In a fresh process: does V8 take the cache?
-  const { loadBundle, BUNDLE_CACHE } = await import(join(DIST, 'cli', 'start.js'));
   const { script } = loadBundle(readFileSync(BUNDLE_CACHE));
   process.exitCode = script.cachedDataRejected === false ? 0 : 1;
 } else {
-  const { BUNDLE, BUNDLE_CACHE } = await import(join(DIST, 'cli', 'start.js'));
   const temp = `${BUNDLE}.${process.pid}.tmp`;
   await bundle(temp);
   // An import() left in the bundle (of a computed name) would fail only when it runs: fail here.
@@ -81,7 +81,6 @@ if (process.argv[2] === '--check') {
   }
   renameSync(temp, BUNDLE);
   rmSync(BUNDLE_CACHE, { force: true });
-  const { loadBundle } = await import(join(DIST, 'cli', 'start.js'));
   const { script, main } = loadBundle();
   // No heap governor: it sets V8 flags, and V8 takes a cache only under the flags it was made with.
   process.env.SLOGULATE_HEAP = '0';

@@ -208,35 +208,33 @@ describe('an output file is replaced only when the command succeeds', () => {
     expect(temps(ws)).toEqual([]);
   });
 
-  it('success replaces the file, keeping its permissions, and a symlink stays a symlink to it', async () => {
-    const ws = join(dir, 'replace');
+  /** A command writing through a symlink to a file of mode 0640, and what the file must then hold. */
+  const replacing: Array<[string, string, (out: string) => string[], (text: string) => void]> = [
+    ['render', 'render.txt', (out) => ['--timing', '-o', out, slogPath('a-xs-3')], (text) => expect(text === referenceText('a-xs-3', 'timing')).toBe(true)],
+    ['report', 'report.html', (out) => ['report', '-o', out, slogPath('a-xs-3')], (text) => expect(text).toMatch(/^<!doctype html>/i)],
+  ];
+
+  it.each(replacing)('%s: success replaces the file, keeping its permissions, and a symlink stays a symlink to it', async (what, name, args, check) => {
+    const ws = join(dir, `replace-${what}`);
     mkdirSync(ws);
-    const real = join(ws, 'render.txt');
+    const real = join(ws, name);
     writeFileSync(real, 'old\n');
     chmodSync(real, 0o640);
-    const link = join(ws, 'render-link.txt');
+    const link = join(ws, `link-${name}`);
     symlinkSync(real, link);
-    const r = await runMain(['--timing', '-o', link, slogPath('a-xs-3')]);
-    expect(r.status).toBe(0);
+    const r = await runMain(args(link));
+    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readFileSync(real, 'utf8') === referenceText('a-xs-3', 'timing')).toBe(true);
+    check(readFileSync(real, 'utf8'));
     expect(statSync(real).mode & 0o777).toBe(0o640);
     expect(temps(ws)).toEqual([]);
   });
 
-  it('report -o: the same, and a file holding a slog is replaced only with --force', async () => {
-    const ws = join(dir, 'replace-report');
+  it('report -o: a file holding a slog is replaced only with --force', async () => {
+    const ws = join(dir, 'replace-report-slog');
     mkdirSync(ws);
-    const real = join(ws, 'report.html');
-    writeFileSync(real, 'old\n');
-    chmodSync(real, 0o640);
-    const link = join(ws, 'report-link.html');
-    symlinkSync(real, link);
-    const r = await runMain(['report', '-o', link, slogPath('a-xs-3')]);
-    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
-    expect(lstatSync(link).isSymbolicLink()).toBe(true);
-    expect(readFileSync(real, 'utf8')).toMatch(/^<!doctype html>/i);
-    expect(statSync(real).mode & 0o777).toBe(0o640);
+    const html = join(ws, 'report.html');
+    expect((await runMain(['report', '-o', html, slogPath('a-xs-3')])).status).toBe(0);
     const slog = join(ws, 'other.slog');
     writeFileSync(slog, SLOG);
     const refused = await runMain(['report', '-o', slog, slogPath('a-xs-3')]);
@@ -244,7 +242,7 @@ describe('an output file is replaced only when the command succeeds', () => {
     expect(oneLine(refused.stderr)).toBe(`slogulate: ${slog} holds a slog; not replacing it (--force replaces it)`);
     expect(readFileSync(slog).equals(SLOG)).toBe(true);
     expect((await runMain(['report', '--force', '-o', slog, slogPath('a-xs-3')])).status).toBe(0);
-    expect(readFileSync(slog, 'utf8')).toBe(readFileSync(real, 'utf8'));
+    expect(readFileSync(slog, 'utf8')).toBe(readFileSync(html, 'utf8'));
     expect(temps(ws)).toEqual([]);
   });
 

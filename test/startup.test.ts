@@ -25,6 +25,15 @@ function start(root: string): { stdout: string; status: number | null; modulesLo
   return { stdout: run.stdout, status: run.status, modulesLoaded: loaded.size };
 }
 
+/** bin/slogulate of the project at `root` ran `from` the bundle or dist/'s modules, and printed the reference text. */
+function expectStart(root: string, from: 'bundle' | 'modules'): void {
+  const run = start(root);
+  expect(run.status).toBe(0);
+  if (from === 'bundle') expect(run.modulesLoaded).toBe(0);
+  else expect(run.modulesLoaded).toBeGreaterThan(10);
+  expectSameText(run.stdout, referenceText(REFERENCE.slog, REFERENCE.options));
+}
+
 describe('start-up', () => {
   const copies: string[] = [];
   afterAll(() => {
@@ -49,32 +58,22 @@ describe('start-up', () => {
   });
 
   it('bin/slogulate runs the bundle: no module of dist/ loaded one by one, the reference text', () => {
-    const run = start(ROOT);
-    expect(run.status).toBe(0);
-    expect(run.modulesLoaded).toBe(0);
-    expectSameText(run.stdout, referenceText(REFERENCE.slog, REFERENCE.options));
+    expectStart(ROOT, 'bundle');
   });
 
   it('a bundle older than dist/cli/main.js (tsc ran alone since) is not used; dist/ gives the same text', () => {
     const dir = copyProject();
     const later = new Date(Date.now() + 60_000);
     utimesSync(join(dir, 'dist', 'cli', 'main.js'), later, later);
-    const run = start(dir);
-    expect(run.status).toBe(0);
-    expect(run.modulesLoaded).toBeGreaterThan(10);
-    expectSameText(run.stdout, referenceText(REFERENCE.slog, REFERENCE.options));
+    expectStart(dir, 'modules');
   });
 
   it('without the bundle, or without its cache, the same text', () => {
     const noBundle = copyProject();
     rmSync(join(noBundle, 'dist', 'slogulate.cjs'));
-    const a = start(noBundle);
-    expect(a.modulesLoaded).toBeGreaterThan(10);
-    expectSameText(a.stdout, referenceText(REFERENCE.slog, REFERENCE.options));
+    expectStart(noBundle, 'modules');
     const noCache = copyProject();
     rmSync(join(noCache, 'dist', 'slogulate.cjs.cache'));
-    const b = start(noCache);
-    expect(b.modulesLoaded).toBe(0);
-    expectSameText(b.stdout, referenceText(REFERENCE.slog, REFERENCE.options));
+    expectStart(noCache, 'bundle');
   });
 });

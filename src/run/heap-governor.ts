@@ -25,7 +25,7 @@
  * V8's flags are the process's: only the command line uses this (a pass
  * with `governHeap`, pass.ts), never a library caller.
  */
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapSpaceStatistics, setFlagsFromString, type HeapSpaceInfo } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 export interface HeapGovernorOptions {
@@ -44,9 +44,13 @@ export interface HeapGovernorOptions {
   collect?: () => void;
 }
 
+/** One of V8's heap spaces (`new_space`, `old_space`), if V8 has it. */
+function heapSpace(name: string): HeapSpaceInfo | undefined {
+  return getHeapSpaceStatistics().find((s) => s.space_name === name);
+}
+
 function v8OldSpaceUsed(): number {
-  for (const s of getHeapSpaceStatistics()) if (s.space_name === 'old_space') return s.space_used_size;
-  return 0;
+  return heapSpace('old_space')?.space_used_size ?? 0;
 }
 
 export class HeapGovernor {
@@ -97,7 +101,7 @@ export class HeapGovernor {
   /** To call now and then (each batch of lines) with the input bytes read since the last call. */
   tick(newBytes: number): void {
     if (!this.capped) {
-      const young = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      const young = heapSpace('new_space');
       if (!young || young.space_size >= this.options.youngCapBytes) {
         setFlagsFromString('--semi-space-growth-factor=1');
         this.capped = true;

@@ -21,7 +21,6 @@ import { isGzipMagic, type SlogInput } from '../source/open.js';
  * (peaks 93-104 MB; now 76-79 MB).
  */
 export const SCAN_CHUNK = 64 << 10;
-const CHUNK = SCAN_CHUNK;
 export const MARK = Buffer.from('"kernel-init-start"');
 
 /** How many times `MARK` is in a plain regular file; undefined when the file is not one (or cannot be read). */
@@ -34,12 +33,12 @@ function kernelStarts(path: string, enough: number): number | undefined {
   }
   try {
     if (!fstatSync(fd).isFile()) return undefined;
-    const buf = Buffer.allocUnsafe(CHUNK + MARK.length);
+    const buf = Buffer.allocUnsafe(SCAN_CHUNK + MARK.length);
     let carry = 0;
     let count = 0;
     let first = true;
     for (;;) {
-      const n = readSync(fd, buf, carry, CHUNK, null);
+      const n = readSync(fd, buf, carry, SCAN_CHUNK, null);
       if (first && isGzipMagic(buf.subarray(0, n))) return undefined;
       first = false;
       if (n === 0) return count;
