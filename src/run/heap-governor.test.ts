@@ -2,16 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { HeapGovernor } from './heap-governor.js';
 
 const MB = 1 << 20;
+const KB = 1 << 10;
 
 /** A governor over a fake old generation; the young generation is never capped (no V8 flags set). */
-function fake(promotedBytes?: number): { governor: HeapGovernor; old: { used: number }; collected: number[] } {
-  const old = { used: 5 * MB };
+function fake(): { governor: HeapGovernor; old: { used: number; reads: number }; collected: number[] } {
+  const old = { used: 5 * MB, reads: 0 };
   const collected: number[] = [];
   const governor = new HeapGovernor({
     youngCapBytes: Number.POSITIVE_INFINITY,
-    collectEveryBytes: 32 * MB,
-    ...(promotedBytes === undefined ? {} : { promotedBytes }),
-    oldSpaceUsed: () => old.used,
+    promotedBytes: 8 * MB,
+    bigLineBytes: 8 * MB,
+    oldSpaceUsed: () => {
+      old.reads += 1;
+      return old.used;
+    },
     collect: () => {
       collected.push(old.used);
       old.used = 5 * MB;
@@ -21,30 +25,46 @@ function fake(promotedBytes?: number): { governor: HeapGovernor; old: { used: nu
 }
 
 describe('HeapGovernor', () => {
-  it('collects every collectEveryBytes of input while the old generation stays flat', () => {
+  it('never collects a pass whose old generation stays flat, however long', () => {
     const { governor, collected } = fake();
-    for (let i = 0; i < 64; i += 1) governor.tick(MB);
-    expect(collected.length).toBe(2);
+    for (let i = 0; i < 4096; i += 1) governor.tick(MB);
+    expect(collected).toEqual([]);
   });
 
-  it('collects once the old generation grew by a quarter of collectEveryBytes, whatever the input read', () => {
+  it('collects once the old generation grew by promotedBytes, whatever the input read', () => {
     const { governor, old, collected } = fake();
     // A pass that promotes 3 MB per 1 MB read (cranks held back for a restart).
     for (let i = 0; i < 12; i += 1) {
       governor.tick(MB);
       old.used += 3 * MB;
     }
-    // At the first tick that sees more than 8 MB above the size after the last collection (9 MB: ticks 4, 7, 10).
+    // At the first look that sees more than 8 MB above the size after the last collection (9 MB: looks 4, 7, 10).
     expect(collected).toEqual([14 * MB, 14 * MB, 14 * MB]);
     expect(governor.collections).toBe(3);
   });
 
-  it('takes the old generation as it is at the first tick as its start (a small slog is never collected)', () => {
-    const { governor, old, collected } = fake(2 * MB);
+  it('looks at the heap once per MB of input, not at every batch of lines', () => {
+    const { governor, old } = fake();
+    // 64 KB batches: 1,024 of them make 64 MB.
+    for (let i = 0; i < 1024; i += 1) governor.tick(64 * KB);
+    // The first batch, then one look per 16 batches of the 1,023 after it.
+    expect(governor.checks).toBe(1 + 63);
+    expect(old.reads).toBe(governor.checks);
+  });
+
+  it('takes the old generation as it is at the first look as its start (a small slog is never collected)', () => {
+    const { governor, old, collected } = fake();
     old.used = 40 * MB;
     governor.tick(1000);
     old.used += MB;
-    governor.tick(1000);
+    governor.tick(MB);
     expect(collected).toEqual([]);
+  });
+
+  it('collects every bigLineBytes of a huge line, even when the old generation looks flat', () => {
+    const { governor, collected } = fake();
+    // 40 MB of one line in 64 KB chunks.
+    for (let i = 0; i < 640; i += 1) governor.tickBig(64 * KB);
+    expect(collected.length).toBe(5);
   });
 });

@@ -1,26 +1,34 @@
 /**
- * Flat memory for a long streaming pass. Left alone, V8 keeps growing the
- * young generation (to 32 MB) and puts off collecting the old one as a pass
- * goes on, so that peak RSS creeps up with the slog's length although what
- * is live stays a few MB: 94 MB for the big slog, 115 MB for 8 copies of it.
- * The governor stops the young generation at `youngCapBytes`, and runs a
- * full collection every `collectEveryBytes` of input (a few ms each: the
- * live heap is small). Measured: 85 MB and 89 MB, at the same speed.
+ * Flat memory for a long streaming pass, at little cost in speed.
  *
- * Since lines are decoded just before they are read (lines.ts), the text
- * render peaks at 70-72 MB for the slog and 79 MB for 8 copies of it (the
- * difference is outside the JS heap, whose size stays flat: the same 8
- * copies without their megabyte create-vat lines peak at 68 MB, one copy at
- * 69 MB). A 16 or 32 MB young generation ran 2.5-3% fewer instructions
- * (callgrind) for 10-20 MB more: 8 MB and 32 MB stay.
+ * Left alone, V8 grows the young generation (to 32 MB) and puts off
+ * collecting the old one, so that peak RSS creeps up with the slog's length
+ * although what is live stays a few MB (the render: 98 MB for the big slog,
+ * 116 MB for 8 copies of it). The governor:
+ * - stops the young generation at `youngCapBytes` (8 MB): the render then
+ *   peaks at 73 MB for the slog;
+ * - runs a full collection once the old generation grew `promotedBytes`
+ *   (8 MB) since the last one. A pass that promotes little (the render, or
+ *   an analysis of a slog without restarts) is then never collected; one
+ *   that holds cranks back for a restart (model/executions.ts: 8 copies of
+ *   a slog end to end look like 7 restarts) promotes nearly all it reads,
+ *   and is collected every 10-20 MB of input (8 copies: 84-91 MB, against
+ *   110-142 MB without);
+ * - while a huge line is read (`tickBig`), collects every `bigLineBytes`
+ *   of it: reading one makes garbage faster than lines do, and the chunks
+ *   it was read from are freed only then.
  *
- * A pass that holds cranks back for a restart (model/executions.ts: 8
- * copies of the slog end to end look like 7 restarts) promotes nearly all
- * it reads: every 32 MB of input, its old generation grew from 12 MB to
- * 40 MB of which 28 MB were garbage (113 MB peak). The governor also
- * collects once the old generation grew by a quarter of the interval since
- * the last collection (`promotedBytes`, checked at each tick): 91 MB, the
- * same CPU; a pass that promotes little is collected as before.
+ * Why not a collection every so many MB of input, as before: each forced
+ * collection deoptimised the pass's hot functions ("weak objects": V8 drops
+ * optimised code whose embedded objects died) and they were compiled again;
+ * four collections on the big slog cost `top` 17% of its instructions
+ * (callgrind: 6,285M against 5,417M without them) and the render about as
+ * much, for 1-2 MB of RSS.
+ *
+ * The heap is looked at once per `checkEveryBytes` of input (1 MB), not for
+ * each batch of lines: `getHeapSpaceStatistics()` builds an object for each
+ * of V8's heap spaces, and twice per 64 KB batch cost `top` 6% (400M
+ * instructions).
  *
  * V8's flags are the process's: only the command line uses this (a pass
  * with `governHeap`, pass.ts), never a library caller.
@@ -30,15 +38,12 @@ import { runInNewContext } from 'node:vm';
 
 export interface HeapGovernorOptions {
   youngCapBytes: number;
-  collectEveryBytes: number;
-  /**
-   * A full collection also once the old generation grew this much since the
-   * last one (default: a quarter of `collectEveryBytes`), checked at each
-   * tick. A pass that holds objects past the young generation (cranks held
-   * back for a restart, model/executions.ts) promotes nearly all it reads,
-   * and its garbage would otherwise pile up for `collectEveryBytes` of input.
-   */
-  promotedBytes?: number;
+  /** A full collection once the old generation grew this much since the last one (or since the first look). */
+  promotedBytes: number;
+  /** While a huge line is read: a full collection every this many bytes of it. */
+  bigLineBytes: number;
+  /** How much input goes by between two looks at the heap (default 1 MB). */
+  checkEveryBytes?: number;
   /** Stand-ins for V8's (tests): the old generation's used bytes, and a full collection. */
   oldSpaceUsed?: () => number;
   collect?: () => void;
@@ -54,21 +59,28 @@ function v8OldSpaceUsed(): number {
 }
 
 export class HeapGovernor {
-  private capped = false;
-  private sinceCollect = 0;
+  private capped: boolean;
+  /** Input since the last look at the heap. */
+  private sinceCheck = 0;
+  /** Bytes of huge lines since the last collection. */
+  private sinceBigCollect = 0;
   /** V8's gc(), fetched the first time it is needed (a small slog never needs it). */
   private collect: (() => void) | null | undefined;
-  private readonly promotedBytes: number;
+  private readonly checkEveryBytes: number;
   private readonly oldSpaceUsed: () => number;
-  /** The old generation's used bytes after the last full collection (or at the first tick). */
+  /** The old generation's used bytes after the last full collection (or at the first look). */
   private oldAfter = -1;
   /** Full collections run (tests). */
   collections = 0;
+  /** Looks at the heap (tests). */
+  checks = 0;
 
   constructor(private readonly options: HeapGovernorOptions) {
-    this.promotedBytes = options.promotedBytes ?? options.collectEveryBytes / 4;
+    this.checkEveryBytes = options.checkEveryBytes ?? 1 << 20;
     this.oldSpaceUsed = options.oldSpaceUsed ?? v8OldSpaceUsed;
     if (options.collect) this.collect = options.collect;
+    // Nothing to cap (tests that stand in for V8 set no flags).
+    this.capped = !Number.isFinite(options.youngCapBytes);
   }
 
   private collector(): (() => void) | null {
@@ -85,21 +97,34 @@ export class HeapGovernor {
     return this.collect;
   }
 
-  /**
-   * To call as a big line (source/lines.ts) is read, with each chunk's
-   * size: a full collection every quarter of `collectEveryBytes`. Reading
-   * one makes garbage at a higher rate than lines do (a token object for
-   * each piece of a string), and the chunks it was read from, promoted
-   * meanwhile, are freed only then (a gzipped slog's are fresh buffers):
-   * every 32 MB, a 213 MB slog of three huge lines peaked at 107-115 MB;
-   * every 8 MB, at 88-96 MB.
-   */
+  private collectNow(): void {
+    const collect = this.collector();
+    if (!collect) return;
+    collect();
+    this.collections += 1;
+    this.oldAfter = this.oldSpaceUsed();
+  }
+
+  /** To call as a huge line (source/lines.ts) is read, with each chunk's size. */
   tickBig(newBytes: number): void {
-    this.tick(newBytes * 4);
+    this.sinceBigCollect += newBytes;
+    if (this.sinceBigCollect >= this.options.bigLineBytes) {
+      this.sinceBigCollect = 0;
+      this.collectNow();
+      return;
+    }
+    this.tick(newBytes);
   }
 
   /** To call now and then (each batch of lines) with the input bytes read since the last call. */
   tick(newBytes: number): void {
+    // The first call looks at once (a small slog is measured where it starts).
+    if (this.oldAfter >= 0) {
+      this.sinceCheck += newBytes;
+      if (this.sinceCheck < this.checkEveryBytes) return;
+    }
+    this.sinceCheck = 0;
+    this.checks += 1;
     if (!this.capped) {
       const young = heapSpace('new_space');
       if (!young || young.space_size >= this.options.youngCapBytes) {
@@ -107,15 +132,8 @@ export class HeapGovernor {
         this.capped = true;
       }
     }
-    this.sinceCollect += newBytes;
-    if (this.oldAfter < 0) this.oldAfter = this.oldSpaceUsed();
-    if (this.sinceCollect >= this.options.collectEveryBytes || this.oldSpaceUsed() - this.oldAfter > this.promotedBytes) {
-      this.sinceCollect = 0;
-      const collect = this.collector();
-      if (!collect) return;
-      collect();
-      this.collections += 1;
-      this.oldAfter = this.oldSpaceUsed();
-    }
+    const used = this.oldSpaceUsed();
+    if (this.oldAfter < 0) this.oldAfter = used;
+    else if (used - this.oldAfter > this.options.promotedBytes) this.collectNow();
   }
 }

@@ -8,7 +8,7 @@
  * | SLOGULATE_WORKERS=N | the text render on N worker threads besides the main one (run/parallel/; off by default) |
  * | SLOGULATE_CHECK_READS=1 | entries throw when a consumer reads a field it did not ask for (the tests set it) |
  * | SLOGULATE_HEAP=0 | no heap governor (run/heap-governor.ts) |
- * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap and collection interval |
+ * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap, and the old generation's growth that makes it collect |
  * | SLOGULATE_SPILL=N | a crank spills its syscalls into its sink's figures at N held (default 1024, model/assembler.ts; 0 never): the tests make it small |
  * | SLOGULATE_CHUNK_BYTES, SLOGULATE_WORKERS_AFTER, SLOGULATE_MAX_CHUNK_BYTES | the parallel render's chunking |
  * | SLOGULATE_BIG_LINE_BYTES=N | lines over N bytes are read as a stream of tokens (default 4 MB, source/lines.ts; tests use small N) |
@@ -45,7 +45,7 @@ export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
     checkReads: env.SLOGULATE_CHECK_READS === '1',
     heap: env.SLOGULATE_HEAP !== '0',
     heapYoungMb: envNumber(env, 'SLOGULATE_HEAP_YOUNG_MB') ?? 8,
-    heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 32,
+    heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 8,
     spill: envNumber(env, 'SLOGULATE_SPILL'),
     chunkBytes: envNumber(env, 'SLOGULATE_CHUNK_BYTES'),
     workersAfter: envNumber(env, 'SLOGULATE_WORKERS_AFTER'),
