@@ -22,6 +22,7 @@
  * never held whole. Lines under the threshold take the usual path, untouched.
  */
 import { isAscii } from 'node:buffer';
+import { JoinedBytes, KeptBuffer } from './kept-buffers.js';
 
 export interface LineBatch {
   /** The bytes holding the lines: valid only until the next batch is asked for. */
@@ -44,6 +45,9 @@ export interface LineBatch {
 
 /** Where a line is big enough to be read as a stream (readLines' default). */
 export const BIG_LINE_BYTES = 4 << 20;
+
+/** Where lines that span chunks are joined (kept-buffers.ts): made at 2 MB, room for a create-vat line (about 1 MB). */
+const LINE_BUFFER = new KeptBuffer(2 << 20);
 
 export interface ReadLinesOptions {
   /**
@@ -236,71 +240,73 @@ export async function* readLines(
   const giveBack = (rest: Buffer): void => {
     given = rest;
   };
-  let carry: Buffer[] = [];
-  let carryLength = 0;
+  // An unfinished line, carried over to the next chunk (chunks may be borrowed).
+  const carry = new JoinedBytes(LINE_BUFFER);
   let lineNo = 1;
   let atStart = true;
-  for (let chunk = await next(); chunk !== undefined; chunk = await next()) {
-    if (atStart) {
-      if (chunk.length === 0) continue;
-      // A byte-order mark (editors on Windows write one): not part of the first line.
-      if (carryLength + chunk.length < 3) {
-        carry.push(Buffer.from(chunk));
-        carryLength += chunk.length;
-        continue;
+  try {
+    for (let chunk = await next(); chunk !== undefined; chunk = await next()) {
+      if (atStart) {
+        if (chunk.length === 0) continue;
+        // A byte-order mark (editors on Windows write one): not part of the first line.
+        if (carry.length + chunk.length < 3) {
+          carry.append(chunk);
+          continue;
+        }
+        if (carry.length > 0) {
+          carry.append(chunk);
+          chunk = Buffer.from(carry.view());
+          carry.clear();
+        }
+        atStart = false;
+        if (hasBom(chunk)) chunk = chunk.subarray(3);
       }
-      if (carryLength > 0) {
-        chunk = Buffer.concat([...carry, chunk]);
-        carry = [];
-        carryLength = 0;
-      }
-      atStart = false;
-      if (hasBom(chunk)) chunk = chunk.subarray(3);
-    }
-    let start = 0;
-    const nl = carryLength > 0 ? chunk.indexOf(10) : -1;
-    if (nl >= 0) {
-      // The line begun in earlier chunks, whole: a batch of its own.
-      carry.push(chunk.subarray(0, nl));
-      const whole = Buffer.concat(carry, carryLength + nl);
-      carry = [];
-      carryLength = 0;
-      const end = lineEnd(whole, 0, whole.length);
-      if (end > bigAt) yield bigBatch(BigLine.whole(whole.subarray(0, end)), lineNo);
-      else yield batch(whole, [0, end], false, lineNo, false);
-      lineNo += 1;
-      start = nl + 1;
-    }
-    const from = start;
-    const lines = wholeLines(chunk, start);
-    const spans = lines.spans;
-    start = lines.rest;
-    if (spans.length) {
-      if (start - from > bigAt) {
-        // Only a chunk bigger than the threshold can hold a big line.
-        for (const b of splitBig(chunk, spans, lineNo, bigAt)) yield b;
-      } else yield batch(chunk, spans, isAscii(chunk.subarray(from, start)), lineNo, false);
-      lineNo += spans.length / 2;
-    }
-    if (start < chunk.length) {
-      if (carryLength + chunk.length - start > bigAt) {
-        // Too big to join: the line as a stream, from what was carried on.
-        const big = new BigLine([...carry, chunk.subarray(start)], next, giveBack);
-        carry = [];
-        carryLength = 0;
-        yield bigBatch(big, lineNo);
-        await big.skip();
+      let start = 0;
+      const nl = carry.length > 0 ? chunk.indexOf(10) : -1;
+      if (nl >= 0) {
+        // The line begun in earlier chunks, whole: a batch of its own (its bytes are the
+        // carry's until the next append, after this chunk's lines were handed out).
+        carry.append(chunk.subarray(0, nl));
+        const whole = carry.view();
+        carry.clear();
+        const end = lineEnd(whole, 0, whole.length);
+        if (end > bigAt) yield bigBatch(BigLine.whole(whole.subarray(0, end)), lineNo);
+        else yield batch(whole, [0, end], false, lineNo, false);
         lineNo += 1;
-        continue;
+        start = nl + 1;
       }
-      carry.push(Buffer.from(chunk.subarray(start)));
-      carryLength += chunk.length - start;
+      const from = start;
+      const lines = wholeLines(chunk, start);
+      const spans = lines.spans;
+      start = lines.rest;
+      if (spans.length) {
+        if (start - from > bigAt) {
+          // Only a chunk bigger than the threshold can hold a big line.
+          for (const b of splitBig(chunk, spans, lineNo, bigAt)) yield b;
+        } else yield batch(chunk, spans, isAscii(chunk.subarray(from, start)), lineNo, false);
+        lineNo += spans.length / 2;
+      }
+      if (start < chunk.length) {
+        if (carry.length + chunk.length - start > bigAt) {
+          // Too big to join: the line as a stream, from what was carried on.
+          const head = carry.length > 0 ? [carry.view(), chunk.subarray(start)] : [chunk.subarray(start)];
+          const big = new BigLine(head, next, giveBack);
+          yield bigBatch(big, lineNo);
+          await big.skip();
+          carry.clear();
+          lineNo += 1;
+          continue;
+        }
+        carry.append(chunk.subarray(start));
+      }
     }
-  }
-  if (carryLength > 0) {
-    const whole = Buffer.concat(carry, carryLength);
-    const bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
-    if (bytes.length > 0) yield batch(bytes, [0, lineEnd(bytes, 0, bytes.length)], false, lineNo, true);
+    if (carry.length > 0) {
+      const whole = carry.view();
+      const bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
+      if (bytes.length > 0) yield batch(bytes, [0, lineEnd(bytes, 0, bytes.length)], false, lineNo, true);
+    }
+  } finally {
+    carry.release();
   }
 }
 

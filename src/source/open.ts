@@ -14,10 +14,13 @@
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { KeptBuffer } from './kept-buffers.js';
 
 export const STDIN_NAME = '<stdin>';
 /** Synchronous reads: big, as each one blocks the thread. */
 const SYNC_CHUNK = 512 << 10;
+/** The read buffer of plain files, kept from one file to the next (kept-buffers.ts). */
+const READ_BUFFER = new KeptBuffer(SYNC_CHUNK);
 const STREAM_CHUNK = 1 << 20;
 /** Gunzip output pieces: each 1 MB of gzip makes several, so they are kept small (less memory held at once). */
 const GUNZIP_CHUNK = 256 << 10;
@@ -73,8 +76,8 @@ export function describe(err: unknown): string {
 
 /** A plain regular file's bytes in SYNC_CHUNK pieces of one reused buffer. */
 function* syncChunks(fd: number, path: string, count: (n: number) => void): Generator<Buffer> {
+  const buf = READ_BUFFER.take(SYNC_CHUNK);
   try {
-    const buf = Buffer.allocUnsafeSlow(SYNC_CHUNK);
     for (;;) {
       let n: number;
       try {
@@ -87,6 +90,7 @@ function* syncChunks(fd: number, path: string, count: (n: number) => void): Gene
       yield buf.subarray(0, n);
     }
   } finally {
+    READ_BUFFER.give(buf);
     closeSync(fd);
   }
 }
