@@ -17,9 +17,10 @@
  * always run); BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz);
  * BENCH_CHAIN (default ../shared/slogs/real/chain-A.slog) and
  * BENCH_CHAIN_COPIES (30); BENCH_BIN (default bin/slogulate);
- * BENCH_SLOGULATOR=path/to/slogulator.js to run the old slogulator (it is
- * not published on npm: give a checkout of agoric-sdk's
- * packages/swingset-runner with its node_modules); BENCH_KEEP=1 keeps the
+ * BENCH_SLOGULATOR=path/to/slogulator-entrypoint.js to run the old
+ * slogulator (it is not published on npm: give a checkout of agoric-sdk's
+ * packages/swingset-runner with its node_modules; its src/slogulator.js
+ * only defines `main`, its entry point runs it); BENCH_KEEP=1 keeps the
  * temp folder.
  */
 import { spawnSync } from 'node:child_process';
@@ -144,7 +145,7 @@ async function main(): Promise<void> {
     const exportRow: Row = { table: BIG, name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), base: stats, maxRatio: 2, maxRssMB: 200 };
     if (has('export')) rows.push(exportRow);
     if (OLD) rows.push({ table: BIG, name: 'the old slogulator (`BENCH_SLOGULATOR`)', argv: [node, OLD, plain] });
-    else notes.push('the old slogulator: not run (set BENCH_SLOGULATOR to its slogulator.js: agoric-sdk\'s packages/swingset-runner is not published on npm)');
+    else notes.push('the old slogulator: not run (set BENCH_SLOGULATOR to its src/slogulator-entrypoint.js: agoric-sdk\'s packages/swingset-runner is not published on npm)');
 
     const MEM = 'memory: peak RSS flat from 1x to 8x the slog';
     rows.push(
