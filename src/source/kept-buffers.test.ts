@@ -93,3 +93,21 @@ describe('readLines with lines that span chunks', () => {
     expect(gotB).toEqual(slogB.split('\r\n'));
   });
 });
+
+describe('readLines stopped early', () => {
+  it('closes its source (its file, its stream)', async () => {
+    let closed = false;
+    function* source(): Generator<Buffer> {
+      try {
+        for (let i = 0; i < 100; i += 1) yield bytes(`{"n":${i}}\n{"m":`);
+      } finally {
+        closed = true;
+      }
+    }
+    for await (const batch of readLines(source())) {
+      expect(batch.spans.length).toBeGreaterThan(0);
+      break;
+    }
+    expect(closed).toBe(true);
+  });
+});

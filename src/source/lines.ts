@@ -307,6 +307,8 @@ export async function* readLines(
     }
   } finally {
     carry.release();
+    // Stopped early (the consumer stopped, or failed): the source is closed too (its file, its stream).
+    await source.return?.();
   }
 }
 
