@@ -70,7 +70,7 @@ export interface ReadSpec {
   /**
    * The entry: the maker, and for each slot whether the entry gets it
    * (else undefined), or where the tail gives it (readTail's `time`,
-   * `monotime()`, `seconds()`).
+   * `monotime()`, `seconds()`). Not used with `then`.
    */
   make: (...args: never[]) => CrankEntry;
   fields: ReadonlyArray<'slot' | 'none' | 'time' | 'monotime' | 'seconds'>;
