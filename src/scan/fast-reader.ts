@@ -37,12 +37,12 @@ import {
   syscall,
   syscallResult,
 } from './entries.js';
-import type { CrankEntry, CrankEntryType, CrankMessage } from './entry-types.js';
+import type { CrankEntry, CrankEntryType } from './entry-types.js';
 import { asciiBytes, ByteScanner, literal, type Literal } from './json-bytes.js';
 import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
-import { compileSteps, type CompiledStep, type CompiledWalk, type StepHost } from './step-compiler.js';
+import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepHost } from './step-compiler.js';
 import { methargsMethod } from './method-name.js';
 
 const INT = 0;
@@ -65,7 +65,15 @@ const DERIVE_METHOD = 4;
 const DERIVE_NAME = 5;
 
 /** The numbers the step compiler writes into its code. */
-const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME };
+const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD };
+/** The slots each derivation writes (jsonStep), besides its step's own. */
+const DERIVED_SLOTS: Record<number, readonly number[]> = {
+  [DERIVE_STATUS]: [6],
+  [DERIVE_DR]: [5, 6, 7],
+  [DERIVE_HEAD]: [4],
+  [DERIVE_METHOD]: [5],
+  [DERIVE_NAME]: [5],
+};
 
 /** The kernel-space forms, whose presence a step kept alone looks at. */
 const KERNEL_FORMS = new Set(['ksc', 'ksr', 'kd']);
@@ -87,7 +95,7 @@ interface Step extends CompiledStep {
   /**
    * A vat-space form asked for alone (vscWithoutKsc, vsrWithoutKsr,
    * vdWithoutKd): its value is kept only when the line had no kernel-space
-   * form (the compiled walk decides, step-compiler.ts).
+   * form (the compiled read decides, step-compiler.ts).
    */
   keptAlone: boolean;
   /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
@@ -96,17 +104,13 @@ interface Step extends CompiledStep {
 
 /** One crank type's reading, for one set of fields. */
 interface Program {
+  type: CrankEntryType;
   steps: Step[];
   /** Steps after this index are not looked at. */
   last: number;
   /** The slots (one per field of the type) that are read. */
   wanted: boolean[];
-  /** Its walks over steps `from`..`to`, compiled (step-compiler.ts), by `from * 64 + to`. */
-  walks: Map<number, CompiledWalk>;
 }
-
-/** Slots enough for any type's fields. */
-const SLOT_COUNT = 12;
 
 /** The entry fields in slot order, per type (the order of the type's maker's arguments). */
 const SLOTS = {
@@ -118,6 +122,93 @@ const SLOTS = {
   'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'dr', 'time', 'monotime'],
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
 } as const satisfies { [T in CrankEntryType]: readonly string[] };
+
+/** Slots enough for any type's fields. */
+const SLOT_COUNT = 11;
+
+/** Each type's maker, which takes its slots in order. */
+const MAKERS: { readonly [T in CrankEntryType]: (...args: never[]) => CrankEntry } = {
+  'crank-start': crankStart,
+  'crank-finish': crankFinish,
+  syscall,
+  'syscall-result': syscallResult,
+  deliver,
+  'deliver-result': deliverResult,
+  clist,
+};
+
+/** The fields read from the line's tail (readTail), not from its keys. */
+const TAIL_FIELDS: Record<string, 'time' | 'monotime' | 'seconds'> = { time: 'time', monotime: 'monotime', seconds: 'seconds' };
+
+/**
+ * Slots that must have been read, else the line goes to the plain path: a
+ * syscall's name asked for with neither a ksc nor a `syscall` key to read it
+ * from (the plain path reads vsc[0]); a delivery's kind asked for without a
+ * `dispatch` key (older kernels: the plain path reads kd[0]).
+ */
+function requiredSlots(p: Program): number[] {
+  if (p.type === 'syscall' && p.wanted[5]) return [5];
+  if (p.type === 'deliver' && p.wanted[4]) return [4];
+  return [];
+}
+
+/** What the entry gets of each slot: read, from the tail, or nothing (a slot read for another program, or not asked for). */
+function entryFields(p: Program): ReadSpec['fields'] {
+  const slots: readonly string[] = SLOTS[p.type];
+  return slots.map((field, s) => {
+    const tail = TAIL_FIELDS[field];
+    if (tail !== undefined) return p.wanted[s] ? tail : 'none';
+    // A vat-space form kept alone is not in `wanted`, but its step has the slot.
+    return p.wanted[s] || p.steps.some((step) => step.slot === s) ? 'slot' : 'none';
+  });
+}
+
+/** Compiles the read of steps `from` .. `last` of `p`, given the slots before `given`. */
+function compileProgram(p: Program, from: number, given: number): CompiledRead {
+  return compileRead(
+    {
+      steps: p.steps,
+      from,
+      to: p.last,
+      slotCount: SLOTS[p.type].length,
+      given,
+      derivedSlots: DERIVED_SLOTS,
+      required: requiredSlots(p),
+      make: MAKERS[p.type],
+      fields: entryFields(p),
+    },
+    CODES,
+    contains,
+  );
+}
+
+/**
+ * A syscall type's read: one program, or (when some names have reads of
+ * their own) the steps up to the name, read as any program would read them,
+ * then the name's program (or the general one).
+ */
+function compileSyscalls(general: Program, head: Program, byName: Map<string, Program>, nameStep: number): CompiledRead {
+  if (byName.size === 0) return compileProgram(general, 0, 0);
+  const reads = new Map<string, CompiledRead>();
+  for (const [name, p] of byName) reads.set(name, compileProgram(p, nameStep + 1, 6));
+  return compileRead(
+    {
+      steps: head.steps,
+      from: 0,
+      to: nameStep,
+      slotCount: SLOTS[head.type].length,
+      given: 0,
+      derivedSlots: DERIVED_SLOTS,
+      // No name (an older kernel): which reads apply is known only from the arguments.
+      required: [5],
+      make: MAKERS[head.type],
+      fields: [],
+      then: { bySlot: 5, reads, otherwise: compileProgram(general, nameStep + 1, 6) },
+    },
+    CODES,
+    contains,
+  );
+}
 
 /** What is read from a key's value besides the value itself (key-order.ts, DERIVED_FROM). */
 function derivation(type: CrankEntryType, key: string, mask: Record<string, true | undefined>): number {
@@ -157,18 +248,8 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
     if (slot >= 0 || derive !== NO_DERIVE) last = steps.length - 1;
   }
   const wanted = slots.map((f) => mask[f] === true || (type === 'crank-start' && f === 'message' && mask.messageHead === true));
-  return { steps, last, wanted, walks: new Map() };
+  return { type, steps, last, wanted };
 }
-
-const TYPE_HEADS: { readonly [T in CrankEntryType]: Literal } = {
-  'crank-start': literal('{"type":"crank-start"'),
-  'crank-finish': literal('{"type":"crank-finish"'),
-  syscall: literal('{"type":"syscall"'),
-  'syscall-result': literal('{"type":"syscall-result"'),
-  deliver: literal('{"type":"deliver"'),
-  'deliver-result': literal('{"type":"deliver-result"'),
-  clist: literal('{"type":"clist"'),
-};
 
 const VAT_ID_KEY = literal(',"vatID":"');
 const VAT_ID_BYTES = asciiBytes('"vatID"');
@@ -184,48 +265,51 @@ const RESULT_NAME_STEP = KEY_ORDER['syscall-result'].findIndex((s) => s.key === 
 /** A failed read: the line goes to the plain path. */
 const FAIL = Symbol('fail');
 
+/** How a line of one type is read: its head (`{"type":"T"`, checked whole), then its compiled read. */
+interface TypeRead {
+  head: Literal;
+  read: CompiledRead;
+}
+
+function typeRead(type: CrankEntryType, read: CompiledRead): TypeRead {
+  return { head: literal(`{"type":"${type}"`), read };
+}
+
 export class FastReader implements StepHost {
   readonly sc = new ByteScanner();
   private batch: LineBatch | undefined;
   readonly slots: unknown[] = Array.from({ length: SLOT_COUNT }, () => undefined);
-  /** The delivery being read had its method read (from kd: vd is not read for it again). */
-  private methodRead = false;
-  /** The line being read has its kernel-space form (ksc, ksr, kd). */
-  kernelForm = false;
-  private readonly crankStartP: Program;
-  private readonly crankFinishP: Program;
-  private readonly deliverP: Program;
-  private readonly deliverResultP: Program;
-  private readonly clistP: Program;
-  /** Syscalls: the program for their names (or the general one), and the steps before the name, read for all. */
-  private readonly syscallP: Program;
-  private readonly resultP: Program;
-  private readonly syscallHead: Program;
-  private readonly resultHead: Program;
-  private readonly byName: Map<string, { syscall: Program; result: Program }>;
+  methodRead = false;
+  private readonly crankStartR: TypeRead;
+  private readonly crankFinishR: TypeRead;
+  private readonly syscallR: TypeRead;
+  private readonly resultR: TypeRead;
+  private readonly deliverR: TypeRead;
+  private readonly deliverResultR: TypeRead;
+  private readonly clistR: TypeRead;
 
-  constructor(private readonly plan: ReadPlan) {
-    this.crankStartP = program('crank-start', plan.crankStart);
-    this.crankFinishP = program('crank-finish', plan.crankFinish);
-    this.deliverP = program('deliver', plan.deliver);
-    this.deliverResultP = program('deliver-result', plan.deliverResult);
-    this.clistP = program('clist', plan.clist);
+  constructor(plan: ReadPlan) {
+    const one = (type: CrankEntryType, fields: FieldMask<string>): TypeRead => typeRead(type, compileProgram(program(type, fields), 0, 0));
+    this.crankStartR = one('crank-start', plan.crankStart);
+    this.crankFinishR = one('crank-finish', plan.crankFinish);
+    this.deliverR = one('deliver', plan.deliver);
+    this.deliverResultR = one('deliver-result', plan.deliverResult);
+    this.clistR = one('clist', plan.clist);
     const general = plan.syscallFor(undefined);
-    this.syscallP = program('syscall', general.syscall);
-    this.resultP = program('syscall-result', general.result);
-    this.byName = new Map();
+    const syscallP = program('syscall', general.syscall);
+    const resultP = program('syscall-result', general.result);
+    const byName = new Map<string, Program>();
+    const resultByName = new Map<string, Program>();
     for (const name of Object.keys(plan.reads.bySyscallName ?? {})) {
       const p = plan.syscallFor(name);
-      this.byName.set(name, { syscall: program('syscall', p.syscall), result: program('syscall-result', p.result) });
+      byName.set(name, program('syscall', p.syscall));
+      resultByName.set(name, program('syscall-result', p.result));
     }
-    // The steps before the name are read for every syscall as any program would read them; the name always when programs differ by it.
-    this.syscallHead = headProgram('syscall', [this.syscallP, ...[...this.byName.values()].map((p) => p.syscall)], NAME_STEP, this.byName.size > 0);
-    this.resultHead = headProgram(
-      'syscall-result',
-      [this.resultP, ...[...this.byName.values()].map((p) => p.result)],
-      RESULT_NAME_STEP,
-      this.byName.size > 0,
-    );
+    // The steps before the name are read for every syscall as any program would read them; the name always.
+    const syscallHead = headProgram([syscallP, ...byName.values()], NAME_STEP);
+    const resultHead = headProgram([resultP, ...resultByName.values()], RESULT_NAME_STEP);
+    this.syscallR = typeRead('syscall', compileSyscalls(syscallP, syscallHead, byName, NAME_STEP));
+    this.resultR = typeRead('syscall-result', compileSyscalls(resultP, resultHead, resultByName, RESULT_NAME_STEP));
   }
 
   /** The entry of the line at bytes [start, end) of a batch, or undefined: read it with the plain path. */
@@ -238,178 +322,15 @@ export class FastReader implements StepHost {
     // The type, from its first letters; its whole name (and closing quote) is checked next.
     const c0 = buf[start + 9];
     const c1 = buf[start + 10];
-    let type: CrankEntryType;
-    if (c0 === 115) type = buf[start + 16] === 45 ? 'syscall-result' : 'syscall'; // s
-    else if (c0 === 100) type = buf[start + 16] === 45 ? 'deliver-result' : 'deliver'; // d
-    else if (c0 === 99 && c1 === 114) type = buf[start + 15] === 115 ? 'crank-start' : 'crank-finish'; // cr
-    else if (c0 === 99 && c1 === 108) type = 'clist'; // cl
+    let t: TypeRead;
+    if (c0 === 115) t = buf[start + 16] === 45 ? this.resultR : this.syscallR; // s
+    else if (c0 === 100) t = buf[start + 16] === 45 ? this.deliverResultR : this.deliverR; // d
+    else if (c0 === 99 && c1 === 114) t = buf[start + 15] === 115 ? this.crankStartR : this.crankFinishR; // cr
+    else if (c0 === 99 && c1 === 108) t = this.clistR; // cl
     else return undefined;
     sc.pos = start;
-    if (!sc.lit(TYPE_HEADS[type]) || !sc.readTail(start)) return undefined;
-    const r = this.readSteps(type);
-    return r === FAIL ? undefined : r;
-  }
-
-  private readSteps(type: CrankEntryType): CrankEntry | typeof FAIL {
-    const slots = this.slots;
-    // (Array.prototype.fill here cost more than the rest of this function.)
-    for (let i = 0; i < SLOT_COUNT; i += 1) slots[i] = undefined;
-    this.methodRead = false;
-    this.kernelForm = false;
-    switch (type) {
-      case 'crank-start': {
-        const p = this.crankStartP;
-        if (!this.run(p, 0, p.last)) return FAIL;
-        this.tailSlots(p, 5);
-        return crankStart(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          undefined,
-          slots[3] as string | undefined,
-          slots[4] as CrankMessage | undefined,
-          slots[5] as number | undefined,
-          slots[6] as number | undefined,
-        );
-      }
-      case 'crank-finish': {
-        const p = this.crankFinishP;
-        if (!this.run(p, 0, p.last)) return FAIL;
-        if (p.wanted[3]) slots[3] = this.sc.seconds();
-        this.tailSlots(p, 4);
-        return crankFinish(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as string | undefined,
-          slots[3] as number | undefined,
-          slots[4] as number | undefined,
-          slots[5] as number | undefined,
-        );
-      }
-      case 'syscall': {
-        const p = this.syscallProgram(this.syscallHead, NAME_STEP, this.syscallP, 'syscall', 5);
-        // A name asked for, and neither a ksc nor a `syscall` key to read it from: the plain path reads vsc[0].
-        if (p === undefined || (p.wanted[5] && slots[5] === undefined)) return FAIL;
-        this.tailSlots(p, 8);
-        mask(slots, p.wanted, 5);
-        return syscall(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as number | undefined,
-          slots[3] as number | undefined,
-          slots[4] as boolean | undefined,
-          slots[5] as string | undefined,
-          slots[6] as [string, ...unknown[]] | undefined,
-          slots[7] as [string, ...unknown[]] | undefined,
-          slots[8] as number | undefined,
-          slots[9] as number | undefined,
-        );
-      }
-      case 'syscall-result': {
-        const p = this.syscallProgram(this.resultHead, RESULT_NAME_STEP, this.resultP, 'syscall-result', 5);
-        if (p === undefined) return FAIL;
-        this.tailSlots(p, 9);
-        mask(slots, p.wanted, 5);
-        if (!p.wanted[6]) slots[6] = undefined;
-        return syscallResult(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as number | undefined,
-          slots[3] as number | undefined,
-          slots[4] as boolean | undefined,
-          slots[5] as string | undefined,
-          slots[6] as string | undefined,
-          slots[7] as [string, unknown] | undefined,
-          slots[8] as [string, unknown] | undefined,
-          slots[9] as number | undefined,
-          slots[10] as number | undefined,
-        );
-      }
-      case 'deliver': {
-        const p = this.deliverP;
-        // A kind asked for without a `dispatch` key (older kernels): the plain path reads kd[0].
-        if (!this.run(p, 0, p.last) || (p.wanted[4] && slots[4] === undefined)) return FAIL;
-        this.tailSlots(p, 8);
-        return deliver(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as number | undefined,
-          slots[3] as boolean | undefined,
-          slots[4] as string | undefined,
-          slots[5] as string | undefined,
-          slots[6] as [string, ...unknown[]] | undefined,
-          slots[7] as [string, ...unknown[]] | undefined,
-          slots[8] as number | undefined,
-          slots[9] as number | undefined,
-        );
-      }
-      case 'deliver-result': {
-        const p = this.deliverResultP;
-        if (!this.run(p, 0, p.last)) return FAIL;
-        this.tailSlots(p, 9);
-        if (!p.wanted[5]) slots[5] = undefined;
-        if (!p.wanted[6]) slots[6] = undefined;
-        if (!p.wanted[7]) slots[7] = undefined;
-        return deliverResult(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as number | undefined,
-          slots[3] as boolean | undefined,
-          slots[4] as string | undefined,
-          slots[5] as string | undefined,
-          slots[6],
-          slots[7] as number | undefined,
-          slots[8] as [string, unknown, null] | undefined,
-          slots[9] as number | undefined,
-          slots[10] as number | undefined,
-        );
-      }
-      case 'clist': {
-        const p = this.clistP;
-        if (!this.run(p, 0, p.last)) return FAIL;
-        this.tailSlots(p, 5);
-        return clist(
-          slots[0] as number | undefined,
-          slots[1] as string | undefined,
-          slots[2] as string | undefined,
-          slots[3] as string | undefined,
-          slots[4] as string | undefined,
-          slots[5] as number | undefined,
-          slots[6] as number | undefined,
-        );
-      }
-    }
-  }
-
-  /** time and monotime into slots `at` and `at + 1`, when wanted. */
-  private tailSlots(p: Program, at: number): void {
-    if (p.wanted[at]) this.slots[at] = this.sc.time;
-    if (p.wanted[at + 1]) this.slots[at + 1] = this.sc.monotime();
-  }
-
-  /**
-   * A syscall or result: the steps up to its name, then the program for that
-   * name; the program used, or undefined when the line must go to the plain path.
-   */
-  private syscallProgram(head: Program, nameStep: number, general: Program, type: CrankEntryType, nameSlot: number): Program | undefined {
-    if (this.byName.size === 0) return this.run(general, 0, general.last) ? general : undefined;
-    if (!this.run(head, 0, nameStep)) return undefined;
-    const name = this.slots[nameSlot];
-    // No name (an older kernel): which reads apply is known only from the arguments.
-    if (typeof name !== 'string') return undefined;
-    const named = this.byName.get(name);
-    const p = named ? (type === 'syscall' ? named.syscall : named.result) : general;
-    return this.run(p, nameStep + 1, p.last) ? p : undefined;
-  }
-
-  /** Steps `from` to `to` of `p`; false when the line is not as the table says. */
-  private run(p: Program, from: number, to: number): boolean {
-    const key = from * 64 + to;
-    let walk = p.walks.get(key);
-    if (walk === undefined) {
-      walk = compileSteps(p.steps, from, to, CODES, contains);
-      p.walks.set(key, walk);
-    }
-    return walk(this);
+    if (!sc.lit(t.head) || !sc.readTail(start)) return undefined;
+    return t.read(this);
   }
 
   /** A JSON value asked for (unless not `keep`), or fields read from one (its derivation). */
@@ -616,22 +537,16 @@ export class FastReader implements StepHost {
   }
 }
 
-/** The head steps (before the name) of several programs, reading what any of them reads, and the name itself when `name`. */
-function headProgram(type: 'syscall' | 'syscall-result', programs: Program[], nameStep: number, name: boolean): Program {
+/** The head steps (up to the name) of several programs, reading what any of them reads, and the name itself. */
+function headProgram(programs: Program[], nameStep: number): Program {
   const base = programs[0] as Program;
   const steps = base.steps.map((s, i) => {
     if (i > nameStep) return s;
-    const slot = programs.map((p) => (p.steps[i] as Step).slot).find((x) => x >= 0) ?? (i === nameStep && name ? 5 : -1);
+    const slot = programs.map((p) => (p.steps[i] as Step).slot).find((x) => x >= 0) ?? (i === nameStep ? 5 : -1);
     return { ...s, slot };
   });
-  const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || (name && i === 5));
-  void type;
-  return { steps, last: nameStep, wanted, walks: new Map() };
-}
-
-/** Clears the head slots (before `upTo`) that the program used does not want. */
-function mask(slots: unknown[], wanted: readonly boolean[], upTo: number): void {
-  for (let i = 0; i <= upTo; i += 1) if (!wanted[i]) slots[i] = undefined;
+  const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === 5);
+  return { type: base.type, steps, last: nameStep, wanted };
 }
 
 function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Array): boolean {

@@ -1,21 +1,27 @@
 /**
- * The byte reader's steps (fast-reader.ts), compiled: for one crank type and
- * one set of fields, the walk over a line's keys as one straight JavaScript
+ * The byte reader's reads (fast-reader.ts), compiled: for one crank type and
+ * one set of fields, the whole read of a line after its type and tail (the
+ * walk over its keys, then the entry made) as one straight JavaScript
  * function, written out from the key-order table when the reader is made.
  * Each key is compared with constants (eight bytes at a time, as a double),
- * the values asked for read, the others passed; what a JSON value needs
- * goes back to the reader (`host.jsonStep`). The same walk as
- * `FastReader.run`, step for step, without looking each step up (measured:
- * the interpreted walk cost three times the old hand-written readers).
+ * the values asked for read into the function's own variables, the others
+ * passed; what a JSON value needs goes back to the reader (`host.jsonStep`,
+ * which leaves its values in `host.slots`). The entry's maker is called
+ * with those variables: no slots to clear or look up per line, no double
+ * boxed on its way to the entry (measured: the interpreted walk cost three
+ * times the old hand-written readers; the walk, its slots and the maker
+ * called apart cost more than this).
  */
 import { asciiBytes, type ByteScanner } from './json-bytes.js';
+import type { CrankEntry } from './entry-types.js';
 
-/** What the compiled walk needs of the reader. */
+/** What the compiled read needs of the reader. */
 export interface StepHost {
   readonly sc: ByteScanner;
+  /** Where `jsonStep` leaves the values it reads (by slot). */
   readonly slots: unknown[];
-  /** The line has its kernel-space form (ksc, ksr, kd). */
-  kernelForm: boolean;
+  /** The delivery being read had its method read (from kd: vd is not read for it again). */
+  methodRead: boolean;
   /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
   /** The first element of an array value, a short string. */
@@ -42,9 +48,38 @@ export interface StepCodes {
   BOOL: number;
   NO_DERIVE: number;
   DERIVE_NAME: number;
+  DERIVE_METHOD: number;
 }
 
-export type CompiledWalk = (host: StepHost) => boolean;
+/** The entry (or undefined: the line goes to the plain path), given the values of the slots read before (a syscall's head). */
+export type CompiledRead = (host: StepHost, ...head: unknown[]) => CrankEntry | undefined;
+
+/** One compiled read: which steps, what the entry gets, and what follows. */
+export interface ReadSpec {
+  steps: readonly CompiledStep[];
+  from: number;
+  to: number;
+  /** The type's slot count (its maker's arguments). */
+  slotCount: number;
+  /** Slots 0 .. given-1 come as arguments (a read that goes on from another's `then`). */
+  given: number;
+  /** The slots each derivation writes into `host.slots` (by derive code), besides the step's own. */
+  derivedSlots: Readonly<Record<number, readonly number[]>>;
+  /** Slots that must have been read, else the line goes to the plain path. */
+  required: readonly number[];
+  /**
+   * The entry: the maker, and for each slot whether the entry gets it
+   * (else undefined), or where the tail gives it (readTail's `time`,
+   * `monotime()`, `seconds()`). Not used with `then`.
+   */
+  make: (...args: never[]) => CrankEntry;
+  fields: ReadonlyArray<'slot' | 'none' | 'time' | 'monotime' | 'seconds'>;
+  /**
+   * Instead of making the entry: the read to go on with, chosen by the value
+   * of slot `bySlot` (a syscall's name), slots 0 .. bySlot passed on (its `given`).
+   */
+  then?: { bySlot: number; reads: Map<string, CompiledRead>; otherwise: CompiledRead };
+}
 
 /** `pos` holds `bytes`: as doubles of eight bytes, then byte by byte. */
 function matchBytes(bytes: Uint8Array): string {
@@ -56,66 +91,108 @@ function matchBytes(bytes: Uint8Array): string {
   return parts.join(' && ');
 }
 
-/** Compiles steps `from`..`to` (inclusive) of a program of `count` steps. */
-export function compileSteps(steps: readonly CompiledStep[], from: number, to: number, codes: StepCodes, contains: (buf: Uint8Array, from: number, to: number, bytes: Uint8Array) => boolean): CompiledWalk {
+/** The slots a JSON step leaves in `host.slots`. */
+function jsonSlots(step: CompiledStep, spec: ReadSpec): number[] {
+  const out = [...(spec.derivedSlots[step.derive] ?? [])];
+  if (step.slot >= 0 && !out.includes(step.slot)) out.push(step.slot);
+  return out;
+}
+
+/** The code of one step: `v<slot>` variables for values, `return undefined` for a line the table does not fit. */
+function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
+  const step = spec.steps[i] as CompiledStep;
+  const lit = asciiBytes(`,"${step.key}":`);
+  const wanted = step.slot >= 0 || step.derive !== codes.NO_DERIVE;
+  const last = i === spec.steps.length - 1;
+  const v = `v${step.slot}`;
+  const lines = [`// ${step.key}`, `if (${matchBytes(lit)}) {`, `  pos += ${lit.length};`];
+  if (step.kernelForm) lines.push('  kernelForm = true;');
+  if (step.kind === codes.INT) {
+    if (step.slot < 0) lines.push('  sc.pos = pos; if (!sc.skipInt()) return undefined; pos = sc.pos;');
+    else lines.push(`  sc.pos = pos; ${v} = sc.int(); if (${v} !== ${v}) return undefined; pos = sc.pos;`);
+  } else if (step.kind === codes.WORD) {
+    lines.push('  if (buf[pos] !== 34) return undefined;');
+    if (step.slot < 0) lines.push('  sc.pos = pos + 1; if (!sc.skipWord()) return undefined; pos = sc.pos;');
+    else lines.push(`  sc.pos = pos + 1; ${v} = sc.word(); if (${v} === undefined) return undefined; pos = sc.pos;`);
+  } else if (step.kind === codes.BOOL) {
+    lines.push(`  sc.pos = pos; w = sc.bool(); if (w === undefined) return undefined;${step.slot >= 0 ? ` ${v} = w;` : ''} pos = sc.pos;`);
+  } else if (step.derive === codes.DERIVE_NAME && step.slot < 0) {
+    // Only the name: the array's first word; its rest not read unless a later key is.
+    lines.push('  w = host.firstWord(pos); if (w === undefined) return undefined; v5 = w;');
+    if (i === spec.to) lines.push('  break steps;');
+    else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+  } else if (!wanted) {
+    lines.push(last ? '  pos = sc.tailStart;' : '  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+  } else {
+    const back = jsonSlots(step, spec)
+      .map((s) => ` v${s} = slots[${s}];`)
+      .join('');
+    const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return undefined;${back} pos = sc.pos;`;
+    if (!step.keptAlone) {
+      lines.push(`  ${json('true')}`);
+    } else if (step.derive === codes.NO_DERIVE) {
+      // A vat-space form asked for alone: skipped when the line had its kernel-space form.
+      const skip = last ? 'pos = sc.tailStart;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
+      lines.push(`  if (kernelForm) { ${skip} } else { ${json('true')} }`);
+    } else {
+      // One that also derives a field (a replay's vd, for its method): derived either way, kept only without the kernel-space form.
+      lines.push(`  ${json('!kernelForm')}`);
+    }
+  }
+  lines.push('} else {');
+  if (!step.optional) lines.push('  return undefined;');
+  // A key the line may lack (a replay's crankNum); but one asked for may also stand
+  // elsewhere in a line written otherwise: that is for the plain path to read.
+  else if (wanted) lines.push(`  if (contains(buf, pos, end, KEYS[${i}])) return undefined;`);
+  lines.push('}', 'if (pos > sc.tailStart) return undefined;');
+  return lines;
+}
+
+/** What follows the walk: the entry made, or the read chosen by a slot's value. */
+function endCode(spec: ReadSpec): string[] {
+  const slots = Array.from({ length: spec.slotCount }, (_, s) => `v${s}`);
+  const lines = spec.required.map((s) => `if (v${s} === undefined) return undefined;`);
+  if (spec.then) {
+    // The slot is required: a string (a word) by now.
+    lines.push(`const next = READS.get(v${spec.then.bySlot});`);
+    lines.push(`return (next === undefined ? OTHERWISE : next)(host, ${slots.slice(0, spec.then.bySlot + 1).join(', ')});`);
+    return lines;
+  }
+  const args = spec.fields.map((f, s) => {
+    if (f === 'slot') return `v${s}`;
+    if (f === 'none') return 'undefined';
+    return f === 'time' ? 'sc.time' : `sc.${f}()`;
+  });
+  lines.push(`return make(${args.join(', ')});`);
+  return lines;
+}
+
+/** Compiles one read (see ReadSpec); `contains` looks for a key elsewhere in the line. */
+export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Uint8Array, from: number, to: number, bytes: Uint8Array) => boolean): CompiledRead {
+  const steps = spec.steps.slice(spec.from, spec.to + 1);
+  const written = new Set<number>();
+  for (const step of steps) if (step.kind !== codes.INT && step.kind !== codes.WORD && step.kind !== codes.BOOL) for (const s of jsonSlots(step, spec)) written.add(s);
+  const params = Array.from({ length: spec.given }, (_, s) => `v${s}`);
+  const locals = Array.from({ length: spec.slotCount }, (_, s) => `v${s}`).filter((v) => !params.includes(v));
   const lines: string[] = [
     'const sc = host.sc; const buf = sc.buf; const view = sc.view; const end = sc.end; const slots = host.slots;',
-    'let pos = sc.pos; let n = 0; let w;',
+    'let pos = sc.pos; let w; let kernelForm = false;',
+    ...(locals.length > 0 ? [`let ${locals.join(', ')};`] : []),
+    // What jsonStep may write is cleared first: it tells "not read" from "read" by undefined.
+    ...[...written].map((s) => `slots[${s}] = undefined;`),
+    ...(steps.some((s) => s.derive === codes.DERIVE_METHOD) ? ['host.methodRead = false;'] : []),
+    'steps: {',
   ];
-  for (let i = from; i <= to; i += 1) {
-    const step = steps[i] as CompiledStep;
-    const lit = asciiBytes(`,"${step.key}":`);
-    const wanted = step.slot >= 0 || step.derive !== codes.NO_DERIVE;
-    const last = i === steps.length - 1;
-    lines.push(`// ${step.key}`);
-    lines.push(`if (${matchBytes(lit)}) {`);
-    lines.push(`  pos += ${lit.length};`);
-    if (step.kernelForm) lines.push('  host.kernelForm = true;');
-    if (step.kind === codes.INT) {
-      if (step.slot < 0) lines.push('  sc.pos = pos; if (!sc.skipInt()) return false; pos = sc.pos;');
-      else lines.push(`  sc.pos = pos; n = sc.int(); if (n !== n) return false; slots[${step.slot}] = n; pos = sc.pos;`);
-    } else if (step.kind === codes.WORD) {
-      lines.push('  if (buf[pos] !== 34) return false;');
-      if (step.slot < 0) lines.push('  sc.pos = pos + 1; if (!sc.skipWord()) return false; pos = sc.pos;');
-      else lines.push(`  sc.pos = pos + 1; w = sc.word(); if (w === undefined) return false; slots[${step.slot}] = w; pos = sc.pos;`);
-    } else if (step.kind === codes.BOOL) {
-      lines.push('  sc.pos = pos; w = sc.bool(); if (w === undefined) return false;');
-      if (step.slot >= 0) lines.push(`  slots[${step.slot}] = w;`);
-      lines.push('  pos = sc.pos;');
-    } else if (step.derive === codes.DERIVE_NAME && step.slot < 0) {
-      // Only the name: the array's first word; its rest not read unless a later key is.
-      lines.push('  w = host.firstWord(pos); if (w === undefined) return false; slots[5] = w;');
-      if (i === to) lines.push('  sc.pos = pos; return true;');
-      else lines.push('  sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;');
-    } else if (!wanted) {
-      lines.push(last ? '  pos = sc.tailStart;' : '  sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;');
-    } else {
-      const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return false; pos = sc.pos;`;
-      if (!step.keptAlone) {
-        lines.push(`  ${json('true')}`);
-      } else if (step.derive === codes.NO_DERIVE) {
-        // A vat-space form asked for alone: skipped when the line had its kernel-space form.
-        const skip = last ? 'pos = sc.tailStart;' : 'sc.pos = pos; if (!sc.skipValue()) return false; pos = sc.pos;';
-        lines.push(`  if (host.kernelForm) { ${skip} } else { ${json('true')} }`);
-      } else {
-        // One that also derives a field (a replay's vd, for its method): derived either way, kept only without the kernel-space form.
-        lines.push(`  ${json('!host.kernelForm')}`);
-      }
-    }
-    lines.push('} else {');
-    if (!step.optional) lines.push('  return false;');
-    // A key the line may lack (a replay's crankNum); but one asked for may also stand
-    // elsewhere in a line written otherwise: that is for the plain path to read.
-    else if (wanted) lines.push(`  if (contains(buf, pos, end, KEYS[${i}])) return false;`);
-    lines.push('}');
-    lines.push('if (pos > sc.tailStart) return false;');
-  }
-  lines.push('sc.pos = pos;', 'return true;');
-  const keys = steps.map((s) => s.keyBytes);
-  const make = new Function('contains', 'KEYS', 'STEPS', `return function walk(host) {\n${lines.join('\n')}\n};`) as (
+  for (let i = spec.from; i <= spec.to; i += 1) lines.push(...stepCode(spec, i, codes));
+  lines.push('}', 'sc.pos = pos;', ...endCode(spec));
+  const keys = spec.steps.map((s) => s.keyBytes);
+  const make = new Function('contains', 'KEYS', 'STEPS', 'make', 'READS', 'OTHERWISE', `return function read(${['host', ...params].join(', ')}) {\n${lines.join('\n')}\n};`) as (
     c: typeof contains,
     k: Uint8Array[],
     s: readonly CompiledStep[],
-  ) => CompiledWalk;
-  return make(contains, keys, steps);
+    m: ReadSpec['make'],
+    r: Map<string, CompiledRead> | undefined,
+    o: CompiledRead | undefined,
+  ) => CompiledRead;
+  return make(contains, keys, spec.steps, spec.make, spec.then?.reads, spec.then?.otherwise);
 }
