@@ -11,7 +11,6 @@ function fake(): { governor: HeapGovernor; old: { used: number; reads: number };
   const governor = new HeapGovernor({
     youngCapBytes: Number.POSITIVE_INFINITY,
     promotedBytes: 8 * MB,
-    bigLineBytes: 8 * MB,
     oldSpaceUsed: () => {
       old.reads += 1;
       return old.used;

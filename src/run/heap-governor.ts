@@ -40,8 +40,8 @@ export interface HeapGovernorOptions {
   youngCapBytes: number;
   /** A full collection once the old generation grew this much since the last one (or since the first look). */
   promotedBytes: number;
-  /** While a huge line is read: a full collection every this many bytes of it. */
-  bigLineBytes: number;
+  /** While a huge line is read: a full collection every this many bytes of it (default 8 MB). */
+  bigLineBytes?: number;
   /** How much input goes by between two looks at the heap (default 1 MB). */
   checkEveryBytes?: number;
   /** Stand-ins for V8's (tests): the old generation's used bytes, and a full collection. */
@@ -67,6 +67,7 @@ export class HeapGovernor {
   /** V8's gc(), fetched the first time it is needed (a small slog never needs it). */
   private collect: (() => void) | null | undefined;
   private readonly checkEveryBytes: number;
+  private readonly bigLineBytes: number;
   private readonly oldSpaceUsed: () => number;
   /** The old generation's used bytes after the last full collection (or at the first look). */
   private oldAfter = -1;
@@ -77,6 +78,7 @@ export class HeapGovernor {
 
   constructor(private readonly options: HeapGovernorOptions) {
     this.checkEveryBytes = options.checkEveryBytes ?? 1 << 20;
+    this.bigLineBytes = options.bigLineBytes ?? 8 << 20;
     this.oldSpaceUsed = options.oldSpaceUsed ?? v8OldSpaceUsed;
     if (options.collect) this.collect = options.collect;
     // Nothing to cap (tests that stand in for V8 set no flags).
@@ -108,7 +110,7 @@ export class HeapGovernor {
   /** To call as a huge line (source/lines.ts) is read, with each chunk's size. */
   tickBig(newBytes: number): void {
     this.sinceBigCollect += newBytes;
-    if (this.sinceBigCollect >= this.options.bigLineBytes) {
+    if (this.sinceBigCollect >= this.bigLineBytes) {
       this.sinceBigCollect = 0;
       this.collectNow();
       return;

@@ -189,7 +189,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
 /** One per process: its flags are the process's. */
 let governor: HeapGovernor | undefined;
 function processGovernor(s: Switches): HeapGovernor {
-  governor ??= new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20, bigLineBytes: 8 << 20 });
+  governor ??= new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20 });
   return governor;
 }
 
