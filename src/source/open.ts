@@ -110,6 +110,11 @@ export function streamFailure(name: string, err: unknown): InputError {
   return new InputError(name, describe(err));
 }
 
+/** A stream's chunk as bytes: a Buffer as it is (a stream hands out a new one each time: no copy), a string encoded. */
+function bufferOf(chunk: Buffer | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
 /**
  * A stream's bytes, its first chunk peeked at for the gzip magic (no seek:
  * pipes have none). `count` is told the raw bytes read.
@@ -123,7 +128,7 @@ async function streamSource(name: string, input: Readable, rawSize?: number): Pr
   } catch (err) {
     throw streamFailure(name, err);
   }
-  const firstChunk = first.done ? Buffer.alloc(0) : Buffer.from(first.value);
+  const firstChunk = first.done ? Buffer.alloc(0) : bufferOf(first.value);
   read += firstChunk.length;
   async function* rest(): AsyncGenerator<Buffer> {
     if (firstChunk.length) yield firstChunk;
@@ -131,14 +136,14 @@ async function streamSource(name: string, input: Readable, rawSize?: number): Pr
     for (;;) {
       const next = await iterator.next();
       if (next.done) return;
-      const chunk = Buffer.from(next.value);
+      const chunk = bufferOf(next.value);
       read += chunk.length;
       yield chunk;
     }
   }
   const gzipped = isGzipMagic(firstChunk);
-  const raw = Readable.from(rest(), { objectMode: false });
-  const stream = gzipped ? gunzipped(raw, name) : raw;
+  // Plain bytes go straight to the line splitter; gzip through a stream into gunzip.
+  const stream = gzipped ? gunzipped(Readable.from(rest(), { objectMode: false }), name) : rest();
   return {
     name,
     chunks: () => failuresNamed(name, stream),
