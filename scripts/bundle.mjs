@@ -2,14 +2,14 @@
 /**
  * `npm run build`'s second step, after tsc: the program as one script, and
  * V8's code cache for it, so that `bin/slogulate` starts without loading and
- * compiling its modules one by one (src/cli/start.ts says why and how).
+ * compiling its modules one by one (src/cli/start.cts says why and how).
  *
  * 1. esbuild bundles dist/cli/main.js and every module it imports (the
  *    subcommands too) into dist/slogulate.cjs; packages stay outside, loaded
  *    from node_modules as before. Each module's `import.meta.url` becomes
  *    its own file's URL in dist/, so that what it finds beside itself (the
  *    Parquet worker, package.json) it still finds; its import() of a
- *    package (chalk, DuckDB, SQLite) is the loader's (src/cli/start.ts).
+ *    package (chalk, DuckDB, SQLite) is the loader's (src/cli/start.cts).
  * 2. The bundle renders a fixture here, in this process, and the code
  *    cache is taken after: it then holds the functions a render compiles,
  *    not only the top level. (Without the heap governor, which sets V8
@@ -20,7 +20,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -36,10 +36,24 @@ async function bundle(out) {
         const own = JSON.stringify(relative(dirname(out), args.path));
         const contents = text
           .replaceAll('import.meta.url', `__moduleUrl(${own})`)
-          // A package imported on demand: by the loader's import() (src/cli/start.ts).
+          // A package imported on demand: by the loader's import() (src/cli/start.cts).
           .replace(/\bimport\((?=['"][^./])/g, '__importPackage(');
         return { contents, loader: 'js' };
       });
+    },
+  };
+  // commander requires node:child_process (and with it net and dgram) at its top, for executable
+  // subcommands, which slogulate has none of: in the bundle it is loaded on first use (about 5 ms of start-up).
+  const lazyChildProcess = {
+    name: 'lazy-child-process',
+    setup(b) {
+      b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+        args.importer.includes(`${sep}node_modules${sep}commander${sep}`) ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, () => ({
+        contents: "let loaded; module.exports = new Proxy({}, { get: (_, key) => (loaded ??= require('node:child_process'))[key] });",
+        loader: 'js',
+      }));
     },
   };
   await build({
@@ -53,7 +67,7 @@ async function bundle(out) {
     external: ['chalk', '@duckdb/node-api', 'better-sqlite3'],
     logLevel: 'warning',
     banner: { js: "const __moduleUrl = (file) => require('node:url').pathToFileURL(require('node:path').join(__dirname, file)).href;" },
-    plugins: [metaUrl],
+    plugins: [metaUrl, lazyChildProcess],
   });
 }
 
@@ -64,7 +78,7 @@ function writeAtomically(path, bytes) {
   renameSync(temp, path);
 }
 
-const { BUNDLE, BUNDLE_CACHE, loadBundle } = await import(join(DIST, 'cli', 'start.js'));
+const { BUNDLE, BUNDLE_CACHE, loadBundle } = await import(join(DIST, 'cli', 'start.cjs'));
 
 if (process.argv[2] === '--check') {
   // In a fresh process: does V8 take the cache?

@@ -16,7 +16,7 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return sourceFiles(path);
-    return name.endsWith('.ts') && !name.endsWith('.test.ts') ? [path] : [];
+    return (name.endsWith('.ts') || name.endsWith('.cts')) && !name.endsWith('.test.ts') ? [path] : [];
   });
 }
 

@@ -53,8 +53,8 @@ function bigCrank(n: number): string {
 
 /** Peak RSS (MB) of the command line run with `args`, and its status. */
 function peakRss(args: string[]): Promise<{ mb: number; status: number | null; stderr: string }> {
-  const bin = pathToFileURL(join(ROOT, 'dist', 'cli', 'bin.js')).href;
-  const code = `${PEAK_RSS_KB}process.on('exit', () => process.stderr.write('\\nmaxRSS ' + peakRssKb() + '\\n')); process.argv.splice(1, 0, 'slogulate'); await import(${JSON.stringify(bin)});`;
+  const start = pathToFileURL(join(ROOT, 'dist', 'cli', 'start.cjs')).href;
+  const code = `${PEAK_RSS_KB}process.on('exit', () => process.stderr.write('\\nmaxRSS ' + peakRssKb() + '\\n')); process.argv.splice(1, 0, 'slogulate'); await (await import(${JSON.stringify(start)})).start();`;
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--input-type=module', '-e', code, ...args], {
       stdio: ['ignore', 'ignore', 'pipe'],

@@ -21,8 +21,8 @@
  */
 import { closeSync, createWriteStream, fstatSync, openSync, readSync, realpathSync, renameSync, statSync, unlinkSync, fchmodSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { constants as zlib, gunzipSync } from 'node:zlib';
 import { Option } from 'commander';
+import { zlib } from '../source/builtins.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 import { Output, STDOUT_NAME, writeError } from './output.js';
 
@@ -98,7 +98,7 @@ export function holdsSlog(path: string): boolean {
   if (bytes.length >= 2 && bytes[0] === 0x1f && bytes[1] === 0x8b) {
     try {
       // A piece of a gzip stream: inflate what it holds.
-      bytes = gunzipSync(bytes, { finishFlush: zlib.Z_SYNC_FLUSH });
+      bytes = zlib().gunzipSync(bytes, { finishFlush: zlib().constants.Z_SYNC_FLUSH });
     } catch {
       return false;
     }

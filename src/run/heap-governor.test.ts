@@ -46,15 +46,18 @@ describe('HeapGovernor', () => {
     const { governor, old } = fake();
     // 64 KB batches: 1,024 of them make 64 MB.
     for (let i = 0; i < 1024; i += 1) governor.tick(64 * KB);
-    // The first batch, then one look per 16 batches of the 1,023 after it.
-    expect(governor.checks).toBe(1 + 63);
+    // One look per 16 batches.
+    expect(governor.checks).toBe(64);
     expect(old.reads).toBe(governor.checks);
   });
 
-  it('takes the old generation as it is at the first look as its start (a small slog is never collected)', () => {
+  it('takes the old generation as it is at the first look as its start, and looks first after 1 MB (a small slog is never looked at)', () => {
     const { governor, old, collected } = fake();
     old.used = 40 * MB;
     governor.tick(1000);
+    expect(governor.checks).toBe(0);
+    governor.tick(MB);
+    expect(governor.checks).toBe(1);
     old.used += MB;
     governor.tick(MB);
     expect(collected).toEqual([]);

@@ -25,16 +25,17 @@
  * (callgrind: 6,285M against 5,417M without them) and the render about as
  * much, for 1-2 MB of RSS.
  *
- * The heap is looked at once per `checkEveryBytes` of input (1 MB), not for
- * each batch of lines: `getHeapSpaceStatistics()` builds an object for each
+ * The heap is looked at once per `checkEveryBytes` of input (1 MB), the
+ * first time after the first MB (a small slog never loads `node:v8`), not
+ * for each batch of lines: `getHeapSpaceStatistics()` builds an object for each
  * of V8's heap spaces, and twice per 64 KB batch cost `top` 6% (400M
  * instructions).
  *
  * V8's flags are the process's: only the command line uses this (a pass
  * with `governHeap`, pass.ts), never a library caller.
  */
-import { getHeapSpaceStatistics, setFlagsFromString, type HeapSpaceInfo } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import type { HeapSpaceInfo } from 'node:v8';
+import { v8, vm } from '../source/builtins.js';
 
 export interface HeapGovernorOptions {
   youngCapBytes: number;
@@ -51,7 +52,7 @@ export interface HeapGovernorOptions {
 
 /** One of V8's heap spaces (`new_space`, `old_space`), if V8 has it. */
 function heapSpace(name: string): HeapSpaceInfo | undefined {
-  return getHeapSpaceStatistics().find((s) => s.space_name === name);
+  return v8().getHeapSpaceStatistics().find((s) => s.space_name === name);
 }
 
 function v8OldSpaceUsed(): number {
@@ -89,8 +90,8 @@ export class HeapGovernor {
     if (this.collect === undefined) {
       this.collect = null;
       try {
-        setFlagsFromString('--expose-gc');
-        const gc = runInNewContext('gc') as unknown;
+        v8().setFlagsFromString('--expose-gc');
+        const gc = vm().runInNewContext('gc') as unknown;
         if (typeof gc === 'function') this.collect = gc as () => void;
       } catch {
         this.collect = null;
@@ -120,17 +121,15 @@ export class HeapGovernor {
 
   /** To call now and then (each batch of lines) with the input bytes read since the last call. */
   tick(newBytes: number): void {
-    // The first call looks at once (a small slog is measured where it starts).
-    if (this.oldAfter >= 0) {
-      this.sinceCheck += newBytes;
-      if (this.sinceCheck < this.checkEveryBytes) return;
-    }
+    // The first look, after the first MB too: a small slog never loads node:v8 (builtins.ts).
+    this.sinceCheck += newBytes;
+    if (this.sinceCheck < this.checkEveryBytes) return;
     this.sinceCheck = 0;
     this.checks += 1;
     if (!this.capped) {
       const young = heapSpace('new_space');
       if (!young || young.space_size >= this.options.youngCapBytes) {
-        setFlagsFromString('--semi-space-growth-factor=1');
+        v8().setFlagsFromString('--semi-space-growth-factor=1');
         this.capped = true;
       }
     }

@@ -17,9 +17,9 @@
  * piece, so that the text is never a string of its own.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { os } from '../source/builtins.js';
 
 /** A string of a big line longer than this is a BigString (when the consumer takes them). */
 export const BIG_STRING_CHARS = 8192;
@@ -52,7 +52,7 @@ export class Spool {
   private file(): number | undefined {
     if (this.tried) return this.broken ? undefined : this.fd;
     this.tried = true;
-    const path = join(tmpdir(), `slogulate-${process.pid}-${Date.now().toString(36)}-${(spoolCount += 1)}.spool`);
+    const path = join(os().tmpdir(), `slogulate-${process.pid}-${Date.now().toString(36)}-${(spoolCount += 1)}.spool`);
     let fd: number | undefined;
     try {
       fd = openSync(path, 'wx+', 0o600);

@@ -14,10 +14,10 @@
  * member is not an error.
  */
 import { watch, type FSWatcher } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import { constants, createGunzip } from 'node:zlib';
 import { closeSync, openSync, readSync } from 'node:fs';
+import { fsPromises, zlib } from './builtins.js';
 import { describe, InputError, isGzipMagic, type SlogSource } from './open.js';
 
 const CHUNK = 1 << 20;
@@ -137,7 +137,7 @@ class FollowReader extends Readable {
   }
 
   private async openPath(): Promise<void> {
-    const handle = await open(this.path, 'r');
+    const handle = await fsPromises().open(this.path, 'r');
     const { dev, ino } = await handle.stat();
     this.handle = handle;
     this.opened = { dev, ino };
@@ -146,7 +146,7 @@ class FollowReader extends Readable {
   /** Does the path now name a file other than the open one? (No file there yet: not yet.) */
   private async pathNamesAnotherFile(): Promise<boolean> {
     try {
-      const { dev, ino } = await stat(this.path);
+      const { dev, ino } = await fsPromises().stat(this.path);
       return this.opened !== undefined && (dev !== this.opened.dev || ino !== this.opened.ino);
     } catch {
       return false;
@@ -225,7 +225,7 @@ export function openFollow(path: string, options: FollowOptions = {}): FollowSou
   let stream: Readable = raw;
   if (gzipped) {
     // A member cut short when following stops is not an error: flush what it holds.
-    const gunzip = createGunzip({ chunkSize: CHUNK, finishFlush: constants.Z_SYNC_FLUSH });
+    const gunzip = zlib().createGunzip({ chunkSize: CHUNK, finishFlush: zlib().constants.Z_SYNC_FLUSH });
     raw.on('error', (err) => gunzip.destroy(err));
     stream = raw.pipe(gunzip);
   }

@@ -13,7 +13,7 @@
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
-import { createGunzip } from 'node:zlib';
+import { zlib } from './builtins.js';
 import { KeptBuffer } from './kept-buffers.js';
 
 export const STDIN_NAME = '<stdin>';
@@ -96,7 +96,7 @@ function* syncChunks(fd: number, path: string, count: (n: number) => void): Gene
 }
 
 function gunzipped(raw: Readable, name: string): Readable {
-  const gunzip = createGunzip({ chunkSize: GUNZIP_CHUNK });
+  const gunzip = zlib().createGunzip({ chunkSize: GUNZIP_CHUNK });
   raw.on('error', (err) => gunzip.destroy(err instanceof InputError ? err : new InputError(name, describe(err))));
   gunzip.on('error', () => raw.destroy());
   return raw.pipe(gunzip);
