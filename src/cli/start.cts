@@ -4,7 +4,7 @@
  * scripts/bundle.mjs), compiled from V8's code cache for it
  * (dist/slogulate.cjs.cache, written by the same build). Loading the ~60
  * modules of a render one by one, each parsed and compiled on every start,
- * made start-up twice Node's own; from the cache it is about 1.4 times.
+ * made start-up twice Node's own; from the cache it is about 1.2-1.4 times.
  *
  * The bundle holds the same compiled modules as dist/, so it gives the same
  * bytes. It is used only when it is at least as new as dist/cli/main.js: a
