@@ -80,32 +80,11 @@ const KERNEL_FORMS = new Set(['ksc', 'ksr', 'kd']);
 /** The vat-space form each pseudo-field asks for. */
 const ALONE_FIELDS: Record<string, string> = { vsc: 'vscWithoutKsc', vsr: 'vsrWithoutKsr', vd: 'vdWithoutKd' };
 
-/** What the reader does at one key. */
-interface Step extends CompiledStep {
-  /** `,"key":` */
-  lit: Literal;
-  kind: number;
-  optional: boolean;
-  /** Where its value goes in the slots (-1: not kept). */
-  slot: number;
-  /** What is read from its value besides (NO_DERIVE: nothing). */
-  derive: number;
-  /** The key is a kernel-space form (ksc, ksr, kd): a step kept alone looks for it. */
-  kernelForm: boolean;
-  /**
-   * A vat-space form asked for alone (vscWithoutKsc, vsrWithoutKsr,
-   * vdWithoutKd): its value is kept only when the line had no kernel-space
-   * form (the compiled read decides, step-compiler.ts).
-   */
-  keptAlone: boolean;
-  /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
-  keyBytes: Uint8Array;
-}
 
 /** One crank type's reading, for one set of fields. */
 interface Program {
   type: CrankEntryType;
-  steps: Step[];
+  steps: CompiledStep[];
   /** Steps after this index are not looked at. */
   last: number;
   /** The slots (one per field of the type) that are read. */
@@ -224,7 +203,7 @@ function derivation(type: CrankEntryType, key: string, mask: Record<string, true
 function program(type: CrankEntryType, fields: FieldMask<string>): Program {
   const mask = fields as Record<string, true | undefined>;
   const slots: readonly string[] = SLOTS[type];
-  const steps: Step[] = [];
+  const steps: CompiledStep[] = [];
   let last = -1;
   for (const spec of KEY_ORDER[type]) {
     const field = spec.field as string | undefined;
@@ -236,7 +215,6 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
     const kernelForm = KERNEL_FORMS.has(spec.key);
     steps.push({
       key: spec.key,
-      lit: literal(`,"${spec.key}":`),
       kind: KIND_CODES[spec.kind],
       optional: spec.optional,
       slot,
@@ -334,8 +312,7 @@ export class FastReader implements StepHost {
   }
 
   /** A JSON value asked for (unless not `keep`), or fields read from one (its derivation). */
-  jsonStep(compiled: CompiledStep, lastKey: boolean, keep: boolean): boolean {
-    const step = compiled as Step;
+  jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean {
     const slot = keep ? step.slot : -1;
     const sc = this.sc;
     const slots = this.slots;
@@ -542,7 +519,7 @@ function headProgram(programs: Program[], nameStep: number): Program {
   const base = programs[0] as Program;
   const steps = base.steps.map((s, i) => {
     if (i > nameStep) return s;
-    const slot = programs.map((p) => (p.steps[i] as Step).slot).find((x) => x >= 0) ?? (i === nameStep ? 5 : -1);
+    const slot = programs.map((p) => (p.steps[i] as CompiledStep).slot).find((x) => x >= 0) ?? (i === nameStep ? 5 : -1);
     return { ...s, slot };
   });
   const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === 5);

@@ -28,16 +28,24 @@ export interface StepHost {
   firstWord(at: number): string | undefined;
 }
 
-/** A step as the compiler needs it (fast-reader.ts's Step). */
+/** What the reader does at one key (fast-reader.ts makes them from key-order.ts). */
 export interface CompiledStep {
   key: string;
   kind: number;
   optional: boolean;
+  /** Where its value goes in the slots (-1: not kept). */
   slot: number;
+  /** What is read from its value besides (NO_DERIVE: nothing). */
   derive: number;
+  /** The key is a kernel-space form (ksc, ksr, kd): a step kept alone looks for it. */
   kernelForm: boolean;
-  /** Kept only when the line had no kernel-space form (a vat-space form asked for alone). */
+  /**
+   * A vat-space form asked for alone (vscWithoutKsc, vsrWithoutKsr,
+   * vdWithoutKd): its value is kept only when the line had no kernel-space
+   * form.
+   */
   keptAlone: boolean;
+  /** `"key":`, to look for the key elsewhere in the line when it is not where the table puts it. */
   keyBytes: Uint8Array;
 }
 
