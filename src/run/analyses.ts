@@ -12,7 +12,7 @@ import type { SelectionSpec } from '../analyses/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top.js';
 import { TRACE_READS } from '../analyses/trace.js';
 import type { Annotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
+import { forwardSpill, type CrankSink } from '../model/assembler.js';
 import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
@@ -22,7 +22,7 @@ import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
 import { runPass, type BadLineReport, type PassResult } from './pass.js';
-import { mayRestart } from './restarts.js';
+import { canReadAgain, mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
 export interface AnalysisInput {
@@ -38,6 +38,16 @@ export interface AnalysisInput {
 }
 
 /**
+ * How an analysis pass held cranks back for restarts: `never` (the inputs
+ * hold no restart, or were read holding nothing, without meeting one),
+ * `throughout` (they may hold one and cannot be read again: stdin, a pipe),
+ * `read again` (a restart was met: read again from the start, holding).
+ */
+export type CrankHolding = 'never' | 'throughout' | 'read again';
+
+export type AnalysisPassResult = PassResult & { held: CrankHolding };
+
+/**
  * A pass for an analysis: each crank counted once (CommittedCranks: the
  * executions a restart abandoned go to the sink's `abandoned`).
  */
@@ -48,38 +58,127 @@ async function pass(
   observe?: (entry: SlogEntry, line: number) => void,
   /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
   bigStrings = false,
-): Promise<PassResult & { executions: CommittedCranks | undefined }> {
+): Promise<AnalysisPassResult> {
   // Held back only where a restart may be (restarts.ts): holding costs speed.
   const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
   const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
   executions?.end();
-  return { ...result, executions };
+  return { ...result, held: executions ? 'throughout' : 'never' };
+}
+
+/** Met a slog's second kernel start, in a pass that held nothing back. */
+class RestartMet extends Error {}
+
+/** Hands everything on until a second kernel start, where it throws RestartMet (and from then on takes nothing). */
+class RestartWatch implements ExecutionSink {
+  private starts = 0;
+  private met = false;
+  readonly spill: ((crank: Crank) => void) | undefined;
+
+  constructor(private readonly sink: ExecutionSink) {
+    this.spill = forwardSpill(sink);
+  }
+
+  entry(entry: SlogEntry, line: number): void {
+    if (this.met) return;
+    if (entry.type === 'kernel-init-start' && ++this.starts > 1) {
+      this.met = true;
+      throw new RestartMet();
+    }
+    this.sink.entry(entry, line);
+  }
+
+  crank(crank: Crank): void {
+    if (!this.met) this.sink.crank(crank);
+  }
+}
+
+/**
+ * A pass for an analysis whose whole state `make` makes (so that it can
+ * start over): each crank counted once. Inputs that can be read again
+ * (files) are read holding nothing back; at a restart, the pass starts over
+ * with a new sink that holds cranks (CommittedCranks). The bad lines the
+ * first try reported are not reported again. Other inputs: as `pass`.
+ */
+async function restartablePass<T>(
+  input: AnalysisInput,
+  reads: Reads,
+  make: () => { value: T; sink: ExecutionSink },
+  bigStrings: boolean,
+): Promise<{ value: T; result: AnalysisPassResult }> {
+  if (!canReadAgain(input.inputs)) {
+    const made = make();
+    return { value: made.value, result: await pass(input, reads, made.sink, undefined, bigStrings) };
+  }
+  const report = input.onBadLine;
+  let reported = 0;
+  const first = make();
+  try {
+    const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
+    const result = await runPass({ ...input, onBadLine, reads, sink: new RestartWatch(first.sink), bigStrings });
+    return { value: first.value, result: { ...result, held: 'never' } };
+  } catch (err) {
+    if (!(err instanceof RestartMet)) throw err;
+  }
+  const again = make();
+  const executions = new CommittedCranks(again.sink);
+  const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
+  const result = await runPass({ ...input, onBadLine, reads, sink: executions, bigStrings });
+  executions.end();
+  return { value: again.value, result: { ...result, held: 'read again' } };
 }
 
 /** `slogulate stats`: the aggregate. */
 export async function statsOf(
   input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations },
-): Promise<{ aggregate: SlogAggregate; pass: PassResult }> {
-  const aggregator = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames });
-  const result = await pass(input, AGGREGATE_READS, aggregator, undefined, true);
+): Promise<{ aggregate: SlogAggregate; pass: AnalysisPassResult }> {
+  const { value: aggregator, result } = await restartablePass(
+    input,
+    AGGREGATE_READS,
+    () => {
+      const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames });
+      return { value: made, sink: made };
+    },
+    true,
+  );
   return { aggregate: aggregator.result(), pass: result };
 }
 
 /** `slogulate top`: the rankings. */
 export async function topOf(
   input: AnalysisInput & { keys?: readonly TopKey[]; n: number; selection?: SelectionSpec; annotations?: Annotations },
-): Promise<{ top: TopResult; cranksSelected: number; pass: PassResult }> {
-  const collector = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
-  const result = await pass(input, TOP_READS, collector, undefined, true);
+): Promise<{ top: TopResult; cranksSelected: number; pass: AnalysisPassResult }> {
+  const { value: collector, result } = await restartablePass(
+    input,
+    TOP_READS,
+    () => {
+      const made = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
+      return { value: made, sink: made };
+    },
+    true,
+  );
   return { top: collector.result(), cranksSelected: collector.cranksSelected, pass: result };
 }
 
-/** One side of `slogulate compare`. `wrap` may put a sink in front (to turn its errors into the command's). */
+/**
+ * One side of `slogulate compare`. `wrap` may put a sink in front (to turn
+ * its errors into the command's). Per benchmark round, the side's `rounds`
+ * take the marks as the slog is read, once: that pass holds cranks where a
+ * restart may be instead of starting over.
+ */
 export async function compareSideOf(
   input: AnalysisInput & { side: SideConfig; wrap?: (sink: ExecutionSink) => ExecutionSink },
-): Promise<{ data: SideData; pass: PassResult }> {
-  const side = new CompareSide(input.side);
-  const result = await pass(input, COMPARE_READS, input.wrap ? input.wrap(side.sink) : side.sink);
+): Promise<{ data: SideData; pass: AnalysisPassResult }> {
+  const make = (): { value: CompareSide; sink: ExecutionSink } => {
+    const side = new CompareSide(input.side);
+    return { value: side, sink: input.wrap ? input.wrap(side.sink) : side.sink };
+  };
+  if (input.side.rounds) {
+    const { value, sink } = make();
+    const result = await pass(input, COMPARE_READS, sink);
+    return { data: value.result(), pass: result };
+  }
+  const { value: side, result } = await restartablePass(input, COMPARE_READS, make, false);
   return { data: side.result(), pass: result };
 }
 
@@ -94,7 +193,7 @@ export async function krefModelOf(
     onCrank?: (crank: Crank, facts: CrankFacts) => void;
     onEntry?: (entry: SlogEntry, line: number) => void;
   },
-): Promise<{ model: KrefModel; pass: PassResult }> {
+): Promise<{ model: KrefModel; pass: AnalysisPassResult }> {
   const model = new KrefModel();
   const sink: CrankSink = {
     entry: (entry, line) => {
@@ -116,7 +215,7 @@ export function analysisPass(
   reads: Reads,
   sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
-): Promise<PassResult & { executions: CommittedCranks | undefined }> {
+): Promise<AnalysisPassResult> {
   return pass(input, reads, sink, observe);
 }
 

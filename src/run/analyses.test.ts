@@ -1,0 +1,109 @@
+/**
+ * How the analyses' passes hold cranks back for restarts (analyses.ts,
+ * restarts.ts): files are read holding nothing, and read again, holding,
+ * when a restart is met; stdin and pipes hold throughout. Every way gives
+ * the same figures.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { BadLineReport } from './pass.js';
+import { compareSideOf, statsOf, topOf } from './analyses.js';
+import { canReadAgain } from './restarts.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
+const RESTART = join(REAL, 'restart-replay.slog');
+const CHAIN_A = join(REAL, 'chain-A.slog');
+const CLEAN = join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog');
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-analyses-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function write(name: string, bytes: string | Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, bytes);
+  return path;
+}
+
+/** The file as a stream: it cannot be read again, so a pass holds throughout. */
+function streamOf(path: string): { name: string; stream: Readable } {
+  return { name: path, stream: Readable.from([readFileSync(path)]) };
+}
+
+describe('canReadAgain', () => {
+  it('files (plain, gzip, a folder of them) and bytes can; stdin, streams, pipes and missing files cannot', () => {
+    expect(canReadAgain([CLEAN])).toBe(true);
+    expect(canReadAgain([write('a.slog.gz', gzipSync(readFileSync(CLEAN)))])).toBe(true);
+    expect(canReadAgain([join(REAL, 'block-files-bot')])).toBe(true);
+    expect(canReadAgain([{ name: 'x', bytes: readFileSync(CLEAN) }])).toBe(true);
+    expect(canReadAgain([CLEAN, '-'])).toBe(false);
+    expect(canReadAgain([streamOf(CLEAN)])).toBe(false);
+    expect(canReadAgain([join(dir, 'missing.slog')])).toBe(false);
+    const fifo = join(dir, 'fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(canReadAgain([fifo])).toBe(false);
+  });
+});
+
+describe('a restart met in a file', () => {
+  it('is read again holding cranks, with the figures of a pass that held them throughout (restart-replay, chain-A, gzip)', async () => {
+    const gz = write('chain-A.slog.gz', gzipSync(readFileSync(CHAIN_A)));
+    for (const file of [RESTART, CHAIN_A, gz]) {
+      const again = await statsOf({ inputs: [file] });
+      const held = await statsOf({ inputs: [streamOf(file)] });
+      expect(again.pass.held, file).toBe('read again');
+      expect(held.pass.held).toBe('throughout');
+      expect(again.aggregate).toEqual(held.aggregate);
+      expect(again.pass.lines).toBe(held.pass.lines);
+    }
+    // restart-replay's restart ran 15 cranks again (chain-A's began its block again with none).
+    expect((await statsOf({ inputs: [RESTART] })).aggregate.abandoned.cranks).toBe(15);
+  });
+
+  it('top and compare too', async () => {
+    const top = await topOf({ inputs: [RESTART], n: 5 });
+    const topHeld = await topOf({ inputs: [streamOf(RESTART)], n: 5 });
+    expect(top.pass.held).toBe('read again');
+    expect(top.top).toEqual(topHeld.top);
+    const side = { slog: 'x' };
+    const cmp = await compareSideOf({ inputs: [CHAIN_A], side });
+    const cmpHeld = await compareSideOf({ inputs: [streamOf(CHAIN_A)], side });
+    expect(cmp.pass.held).toBe('read again');
+    expect(cmp.data).toEqual(cmpHeld.data);
+  });
+
+  it('reports each bad line once, those before the restart and after it', async () => {
+    const lines = readFileSync(RESTART, 'utf8').split('\n');
+    const restartAt = lines.findIndex((l, i) => i > 0 && l.includes('"kernel-init-start"'));
+    expect(restartAt).toBeGreaterThan(10);
+    lines.splice(restartAt + 3, 0, '{not json, after the restart');
+    lines.splice(5, 0, '{not json, before it');
+    const file = write('restart-bad.slog', lines.join('\n'));
+    const bad: BadLineReport[] = [];
+    const result = await statsOf({ inputs: [file], onBadLine: (b) => bad.push(b) });
+    expect(result.pass.held).toBe('read again');
+    expect(bad.map((b) => b.line)).toEqual([6, restartAt + 5]);
+    expect(result.pass.badLines).toBe(2);
+  });
+});
+
+describe('no restart', () => {
+  it('a file is read once, holding nothing; a stream with one kernel start holds throughout, with the same figures', async () => {
+    const once = await statsOf({ inputs: [CLEAN] });
+    const held = await statsOf({ inputs: [streamOf(CLEAN)] });
+    expect(once.pass.held).toBe('never');
+    expect(held.pass.held).toBe('throughout');
+    expect(once.aggregate).toEqual(held.aggregate);
+  });
+
+  it('per benchmark round, compare reads a file once (its rounds take each mark once)', async () => {
+    const { Rounds } = await import('../analyses/rounds.js');
+    const result = await compareSideOf({ inputs: [CLEAN], side: { slog: 'x', rounds: new Rounds(), marksInSlog: true } });
+    expect(result.pass.held).toBe('never');
+  });
+});
