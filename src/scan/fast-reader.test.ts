@@ -118,6 +118,40 @@ describe('hand-made lines', () => {
     expect(compareHandMade([SYSCALL])).toBe(Object.keys(CONSUMERS).length);
   });
 
+  it('methods read from a body\'s bytes (symbols, escapes, non-ASCII, long names, no comma, other shapes) are those the plain path finds', () => {
+    const deliver = (body: string): string =>
+      `{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":${JSON.stringify(body)},"slots":[]},"result":"kp46"}],"vd":["message","o+0",{"methargs":{"body":"#[]","slots":[]},"result":"p-60"}],"time":1795403706.027612,"monotime":44.188611233}`;
+    const bodies = [
+      '#["openAccount",[]]',
+      '["openAccount",[]]',
+      '#["%asyncIterator",[]]',
+      '#["!%escaped",[]]',
+      '#["#undefined",[]]',
+      '#["$0.Alleged: x",[]]',
+      '#["with\\"quote",[]]',
+      '#["back\\\\slash",[]]',
+      '#["caf\u00e9",[]]',
+      '#["tab\there",[]]',
+      `#["${'m'.repeat(390)}",[]]`,
+      `#["${'m'.repeat(396)}",[]]`,
+      `#["${'m'.repeat(600)}",[]]`,
+      `#["%${'m'.repeat(600)}",[]]`,
+      `#["!${'m'.repeat(600)}",[]]`,
+      '#["spaced" , []]',
+      '#[null,[]]',
+      '#["unclosed',
+      '#{"not":"an array"}',
+      '[{"@qclass":"symbol","name":"foo"},[]]',
+    ];
+    const lines = bodies.map(deliver);
+    expect(compareHandMade(lines)).toBeGreaterThan(0);
+    const plan = planReads(mergeReads(MODEL_READS, AGGREGATE_READS));
+    const batch = splitLines(Buffer.from(lines.join('\n')));
+    const fast = new FastReader(plan);
+    const methods = lines.map((_, i) => (fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number) as { method?: string } | undefined)?.method);
+    expect(methods.slice(0, 5)).toEqual(['openAccount', 'openAccount', '[asyncIterator]', '%escaped', '<funcall>']);
+  });
+
   it('damaged, reordered or unusual lines: never read otherwise than by the plain path', () => {
     const lines = [
       SYSCALL.replace('"crankNum":7,"vatID":"v1"', '"vatID":"v1","crankNum":7'),

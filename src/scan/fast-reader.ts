@@ -38,12 +38,12 @@ import {
   syscallResult,
 } from './entries.js';
 import type { CrankEntry, CrankEntryType } from './entry-types.js';
-import { asciiBytes, ByteScanner, literal, type Literal } from './json-bytes.js';
+import { asciiBytes, ByteScanner, internAscii, literal, type Literal } from './json-bytes.js';
 import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
 import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepHost } from './step-compiler.js';
-import { methargsMethod } from './method-name.js';
+import { methargsMethod, methodName } from './method-name.js';
 
 const INT = 0;
 const WORD = 1;
@@ -240,6 +240,39 @@ const COMPUTE_BYTES = asciiBytes('"compute"');
 const NAME_STEP = KEY_ORDER.syscall.findIndex((s) => s.key === 'syscall');
 const RESULT_NAME_STEP = KEY_ORDER['syscall-result'].findIndex((s) => s.key === 'syscall');
 
+/**
+ * Longest method read from a body's bytes: its head, `#["NAME",`, must be in
+ * the 400 characters methargsMethod looks at.
+ */
+const METHOD_IN_BYTES_MAX = 390;
+
+/**
+ * The method at the start of a methargs body, from the line's bytes where
+ * the body's string begins (`"#[\"NAME\",` or `"[\"NAME\",`) when NAME is
+ * printable ASCII with no escape: methargsMethod's name for it, without
+ * decoding the body's string (arguments can be kilobytes). Undefined for
+ * anything else: the body is then decoded.
+ */
+function methodInBytes(buf: Buffer, at: number, end: number): string | undefined {
+  if (buf[at] !== 34) return undefined;
+  let i = at + 1;
+  const smallcaps = buf[i] === 35;
+  if (smallcaps) i += 1;
+  if (buf[i] !== 91 || buf[i + 1] !== 92 || buf[i + 2] !== 34) return undefined;
+  const from = i + 3;
+  const last = Math.min(end, from + METHOD_IN_BYTES_MAX);
+  let j = from;
+  for (;;) {
+    if (j >= last) return undefined;
+    const c = buf[j] as number;
+    if (c === 92) break;
+    if (c < 32 || c > 126 || c === 34) return undefined;
+    j += 1;
+  }
+  if (buf[j + 1] !== 34 || buf[j + 2] !== 44) return undefined;
+  return methodName(internAscii(buf, from, j), smallcaps);
+}
+
 /** A failed read: the line goes to the plain path. */
 const FAIL = Symbol('fail');
 
@@ -402,6 +435,12 @@ export class FastReader implements StepHost {
     sc.pos += 1;
     if (!sc.skipStr() || !sc.lit(METHARGS_BODY)) return false;
     const bodyAt = sc.pos;
+    const method = methodInBytes(buf, bodyAt, end);
+    if (method !== undefined) {
+      this.slots[5] = method;
+      sc.pos = end;
+      return true;
+    }
     if (!sc.skipStr() || sc.pos > end) return false;
     const body = this.parse(bodyAt, sc.pos);
     if (typeof body !== 'string') return false;

@@ -60,7 +60,7 @@ const INTERN_MAX_LENGTH = 48;
 const INTERN_MAX_ENTRIES = 4096;
 const interned = new Map<number, string>();
 
-function internAscii(buf: Buffer, start: number, end: number): string {
+export function internAscii(buf: Buffer, start: number, end: number): string {
   const length = end - start;
   let hash = length;
   for (let i = start; i < end; i += 1) hash = (Math.imul(hash, 31) + (buf[i] as number)) | 0;
