@@ -21,7 +21,7 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { runPass, type BadLineReport, type PassResult } from './pass.js';
+import { passDropped, runPass, type BadLineReport, type PassResult } from './pass.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
@@ -112,7 +112,7 @@ async function restartablePass<T>(
   }
   const report = input.onBadLine;
   let reported = 0;
-  const first = make();
+  let first: { value: T; sink: ExecutionSink } | undefined = make();
   try {
     const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
     const result = await runPass({ ...input, onBadLine, reads, sink: new RestartWatch(first.sink), bigStrings });
@@ -120,6 +120,9 @@ async function restartablePass<T>(
   } catch (err) {
     if (!(err instanceof RestartMet)) throw err;
   }
+  // What the first read built is garbage: not kept beside the cranks the next one holds.
+  first = undefined;
+  passDropped();
   const again = make();
   const executions = new CommittedCranks(again.sink);
   const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));

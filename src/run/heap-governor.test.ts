@@ -24,6 +24,17 @@ function fake(): { governor: HeapGovernor; old: { used: number; reads: number };
 }
 
 describe('HeapGovernor', () => {
+  it('collects at once when a pass was dropped, and counts from there', () => {
+    const { governor, old, collected } = fake();
+    old.used = 30 * MB;
+    governor.dropped();
+    expect(collected).toEqual([30 * MB]);
+    // Measured from the collection's 5 MB: 7 MB more is not enough for another.
+    old.used = 12 * MB;
+    for (let i = 0; i < 8; i += 1) governor.tick(MB);
+    expect(collected).toEqual([30 * MB]);
+  });
+
   it('never collects a pass whose old generation stays flat, however long', () => {
     const { governor, collected } = fake();
     for (let i = 0; i < 4096; i += 1) governor.tick(MB);

@@ -108,6 +108,15 @@ export class HeapGovernor {
     this.oldAfter = this.oldSpaceUsed();
   }
 
+  /**
+   * What a pass had built is garbage now (analyses.ts drops a pass that met
+   * a restart and reads again): collected at once, so that the heap the
+   * next pass grows is not kept beside it.
+   */
+  dropped(): void {
+    this.collectNow();
+  }
+
   /** To call as a huge line (source/lines.ts) is read, with each chunk's size. */
   tickBig(newBytes: number): void {
     this.sinceBigCollect += newBytes;

@@ -188,6 +188,11 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
 
 /** One per process: its flags are the process's. */
 let governor: HeapGovernor | undefined;
+
+/** A pass's results were dropped (analyses.ts): where the heap is governed, its garbage is collected now. */
+export function passDropped(): void {
+  governor?.dropped();
+}
 function processGovernor(s: Switches): HeapGovernor {
   governor ??= new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20 });
   return governor;
