@@ -160,6 +160,23 @@ describe('slogulate report: what it reads', () => {
     }
   });
 
+  it('a restart in the second of two files: read again from the first, each ranked crank\'s text from its own file', async () => {
+    const lines = readFileSync(join(SHARED, 'real', 'restart-replay.slog'), 'utf8').split('\n');
+    const restart = lines.findIndex((l, i) => i > 0 && l.includes('"type":"kernel-init-start"'));
+    const cut = lines.findIndex((l, i) => i > restart / 2 && l.startsWith('{"type":"crank-start"'));
+    const first = join(dir, 'part-1.slog');
+    const second = join(dir, 'part-2.slog');
+    writeFileSync(first, `${lines.slice(0, cut).join('\n')}\n`);
+    writeFileSync(second, lines.slice(cut).join('\n'));
+    const { data } = await collectReport({ runs: [[first, second]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] });
+    const side = data.sides[0];
+    const whole = (await collectReport({ runs: [[join(SHARED, 'real', 'restart-replay.slog')]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] })).data.sides[0];
+    expect(side?.top).toEqual(whole?.top);
+    const ranked = (side?.top.rankings ?? []).flatMap((r) => r.cranks);
+    expect(ranked.length).toBeGreaterThan(0);
+    for (const crank of ranked) expect(side?.texts[crank.textId as string]?.split('\n')[0], `crank ${crank.crankNum}`).toBe(crank.header);
+  });
+
   it('on a chain slog, --every N still means every N cranks; two runs are per block only when both have blocks', async () => {
     const chain = join(SHARED, 'real', 'chain-bot.slog');
     const every = join(dir, 'every.html');

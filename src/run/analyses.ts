@@ -223,6 +223,20 @@ export function analysisPass(
 }
 
 /**
+ * An analysis whose whole state `make` makes, so that it can start over:
+ * files are read holding no cranks back, and read again, holding, at a
+ * restart (see restartablePass). Anything `input`'s callbacks touch must be
+ * what `make` made last.
+ */
+export function restartableAnalysisPass<T>(
+  input: AnalysisInput,
+  reads: Reads,
+  make: () => { value: T; sink: ExecutionSink },
+): Promise<{ value: T; result: AnalysisPassResult }> {
+  return restartablePass(input, reads, make, false);
+}
+
+/**
  * The trace: every execution of every crank (one a restart abandoned too, as
  * it ran), written as the slog is read.
  */

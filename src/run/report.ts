@@ -17,7 +17,7 @@ import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
 import { chooseSeries } from '../report/series.js';
 import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
-import { analysisPass } from './analyses.js';
+import { restartableAnalysisPass } from './analyses.js';
 import type { BadLineReport } from './pass.js';
 import { switches } from './switches.js';
 import { MarkErrors } from './mark-errors.js';
@@ -62,32 +62,39 @@ interface RunRead {
 }
 
 async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, compare: boolean): Promise<RunRead> {
-  const rounds = req.roundMarks ? new Rounds() : undefined;
-  // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks for a slog without blocks.
-  const bucketing: Bucketing[] = rounds
-    ? [new PerRound(rounds)]
-    : req.every !== undefined
-      ? [new EveryNCranks(req.every)]
-      : [new PerBlock(), new EveryNCranks(DEFAULT_EVERY)];
-  const side = new ReportSide({
-    files,
-    annotations: req.annotations,
-    bucketing,
-    topN: req.topN,
-    ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
-    ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
-  });
+  // Everything the pass builds is made by `make`: the pass may start over at a restart (analyses.ts).
+  let current: { side: ReportSide; rounds: Rounds | undefined } | undefined;
+  const make = (): { value: { side: ReportSide; rounds: Rounds | undefined }; sink: MarkErrors } => {
+    const rounds = req.roundMarks ? new Rounds() : undefined;
+    // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks for a slog without blocks.
+    const bucketing: Bucketing[] = rounds
+      ? [new PerRound(rounds)]
+      : req.every !== undefined
+        ? [new EveryNCranks(req.every)]
+        : [new PerBlock(), new EveryNCranks(DEFAULT_EVERY)];
+    const made = new ReportSide({
+      files,
+      annotations: req.annotations,
+      bucketing,
+      topN: req.topN,
+      ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
+      ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
+    });
+    current = { side: made, rounds };
+    return { value: current, sink: new MarkErrors(made) };
+  };
   const warn = req.warn ?? (() => undefined);
-  const run = await analysisPass(
+  const { value, result: run } = await restartableAnalysisPass(
     {
       inputs: files,
-      onOpen: (source) => side.beginFile(source.name),
+      onOpen: (source) => current?.side.beginFile(source.name),
       ...(req.onBadLine ? { onBadLine: req.onBadLine } : {}),
       ...(req.governHeap ? { governHeap: true } : {}),
     },
     REPORT_READS,
-    new MarkErrors(side),
+    make,
   );
+  const { side, rounds } = value;
   const { lines, badLines } = run;
   const collected = side.result();
   const name = files.join(' ');
