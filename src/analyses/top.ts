@@ -138,8 +138,19 @@ interface Candidate {
 const candidateOrder = (a: Candidate, b: Candidate): number =>
   b.value - a.value || a.row.crankNum - b.row.crankNum || a.seq - b.seq;
 
-/** Whole µs as `micros()` prints them (format.ts's fixed0 is toFixed(0), faster). */
-export const wholeMicros = (seconds: number): number => Number(fixed0(seconds * 1_000_000));
+/**
+ * Whole µs as `micros()` prints them: Number(x.toFixed(0)), without the
+ * string. toFixed(0) takes the nearest integer to the exact x (the larger
+ * in size on a tie, the sign put back: -0.4 gives -0, -0 gives 0), which
+ * Math.round of |x| is while |x| < 2^53 (above, x is an integer already).
+ */
+export const wholeMicros = (seconds: number): number => {
+  const x = seconds * 1_000_000;
+  if (x < 0) return x > -TWO_53 ? -Math.round(-x) : Number(fixed0(x));
+  // + 0: -0 gives 0, as "0" does.
+  return x < TWO_53 || x !== x ? Math.round(x) + 0 : Number(fixed0(x));
+};
+const TWO_53 = 2 ** 53;
 /** A percentage with two decimals as `percent()` prints it (fixed2 is toFixed(2), faster). */
 export const percent2 = (fraction: number): number => Number(fixed2(fraction * 100));
 
