@@ -203,6 +203,8 @@ describe('damage inside a value a field is read from is seen', () => {
     const lines = [
       '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",nul],"vsr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}',
       '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"notify","kd":["notify",[["kp1",false,{"body":"#1","slots":[]]]],"vd":["notify",[]],"time":1795403706.027612,"monotime":44.188611233}',
+      // The method readable from the body's first bytes, a bad escape after it, kd the last key (nothing after it is skipped over).
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\",[\\q]]","slots":[]},"result":"kp46"}],"time":1795403706.027612,"monotime":44.188611233}',
     ];
     const batch = splitLines(Buffer.from(lines.join('\n')));
     const fast = new FastReader(plan);

@@ -248,10 +248,10 @@ const METHOD_IN_BYTES_MAX = 390;
 
 /**
  * The method at the start of a methargs body, from the line's bytes where
- * the body's string begins (`"#[\"NAME\",` or `"[\"NAME\",`) when NAME is
- * printable ASCII with no escape: methargsMethod's name for it, without
- * decoding the body's string (arguments can be kilobytes). Undefined for
- * anything else: the body is then decoded.
+ * the body's string begins (`"#[\"NAME\",` or `"[\"NAME\",`), in a value
+ * known to be valid JSON, when NAME is printable ASCII with no escape:
+ * methargsMethod's name for it, without decoding the string (arguments can
+ * be kilobytes). Undefined for anything else: the body is then decoded.
  */
 function methodInBytes(buf: Buffer, at: number, end: number): string | undefined {
   if (buf[at] !== 34) return undefined;
@@ -408,7 +408,7 @@ export class FastReader implements StepHost {
           slots[5] = deliveryMethod(value);
           return true;
         }
-        return this.methodAt(at, end);
+        return this.methodAt(at, end, !lastKey);
       }
       default:
         return true;
@@ -420,7 +420,7 @@ export class FastReader implements StepHost {
    * of BODY (its string decoded, its JSON not parsed); any other kind of
    * delivery has none.
    */
-  private methodAt(at: number, end: number): boolean {
+  private methodAt(at: number, end: number, checked: boolean): boolean {
     const sc = this.sc;
     const buf = sc.buf;
     if (buf[at] !== 91 || buf[at + 1] !== 34) return false;
@@ -435,7 +435,8 @@ export class FastReader implements StepHost {
     sc.pos += 1;
     if (!sc.skipStr() || !sc.lit(METHARGS_BODY)) return false;
     const bodyAt = sc.pos;
-    const method = methodInBytes(buf, bodyAt, end);
+    // A value skipped over (`checked`: not the last key's) is valid JSON: its method can be taken from the body's first bytes.
+    const method = checked ? methodInBytes(buf, bodyAt, end) : undefined;
     if (method !== undefined) {
       this.slots[5] = method;
       sc.pos = end;
