@@ -84,7 +84,7 @@ describe.each(ALL.map((f) => ({ f, name: label(f) })))('$name', ({ f }) => {
     });
     expect(c1.json).toBe(c2.json);
     const [k1, k2] = await both(async (path, onBadLine) => {
-      const r = await krefModelOf({ inputs: inputsOf(f), vats: new VatNames(), path, onBadLine });
+      const r = await krefModelOf({ inputs: inputsOf(f), start: () => ({ vats: new VatNames(), value: undefined }), path, onBadLine });
       return { path: r.pass.path, json: JSON.stringify([...r.model.ids()].map((id) => r.model.facts(id))) };
     });
     expect(k1.json).toBe(k2.json);

@@ -13,7 +13,8 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { BadLineReport } from './pass.js';
-import { compareSideOf, statsOf, topOf } from './analyses.js';
+import { VatNames } from '../model/vats.js';
+import { compareSideOf, krefModelOf, statsOf, topOf } from './analyses.js';
 import { canReadAgain } from './restarts.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -75,6 +76,33 @@ describe('a restart met in a file', () => {
     const cmpHeld = await compareSideOf({ inputs: [streamOf(CHAIN_A)], side });
     expect(cmp.pass.held).toBe('read again');
     expect(cmp.data).toEqual(cmpHeld.data);
+  });
+
+  it('the kref model too: what reads beside it is made again, so a crank is seen once and names are learned in order', async () => {
+    for (const file of [RESTART, CHAIN_A]) {
+      const run = async (input: string | { name: string; stream: Readable }) => {
+        let starts = 0;
+        const cranks: number[] = [];
+        const r = await krefModelOf({
+          inputs: [input],
+          start: () => {
+            starts += 1;
+            cranks.length = 0;
+            return { vats: new VatNames(), value: cranks, onCrank: (crank) => cranks.push(crank.crankNum) };
+          },
+        });
+        return { held: r.pass.held, starts, cranks: r.reader.value, facts: JSON.stringify([...r.model.ids()].map((id) => r.model.facts(id))), vats: r.reader.vats.entries() };
+      };
+      const again = await run(file);
+      const held = await run(streamOf(file));
+      expect(again.held, file).toBe('read again');
+      expect(again.starts).toBe(2);
+      expect(held.held).toBe('throughout');
+      expect(held.starts).toBe(1);
+      expect(again.cranks).toEqual(held.cranks);
+      expect(again.facts).toBe(held.facts);
+      expect(again.vats).toEqual(held.vats);
+    }
   });
 
   it('reports each bad line once, those before the restart and after it', async () => {

@@ -93,6 +93,13 @@ class RestartWatch implements ExecutionSink {
   }
 }
 
+/** What an analysis that can start over makes for each read: its state, its sink, and what sees every entry first. */
+interface Made<T> {
+  value: T;
+  sink: ExecutionSink;
+  observe?: (entry: SlogEntry, line: number) => void;
+}
+
 /**
  * A pass for an analysis whose whole state `make` makes (so that it can
  * start over): each crank counted once. Inputs that can be read again
@@ -103,19 +110,20 @@ class RestartWatch implements ExecutionSink {
 async function restartablePass<T>(
   input: AnalysisInput,
   reads: Reads,
-  make: () => { value: T; sink: ExecutionSink },
+  make: () => Made<T>,
   bigStrings: boolean,
 ): Promise<{ value: T; result: AnalysisPassResult }> {
   if (!canReadAgain(input.inputs)) {
     const made = make();
-    return { value: made.value, result: await pass(input, reads, made.sink, undefined, bigStrings) };
+    return { value: made.value, result: await pass(input, reads, made.sink, made.observe, bigStrings) };
   }
   const report = input.onBadLine;
   let reported = 0;
-  let first: { value: T; sink: ExecutionSink } | undefined = make();
+  let first: Made<T> | undefined = make();
   try {
     const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
-    const result = await runPass({ ...input, onBadLine, reads, sink: new RestartWatch(first.sink), bigStrings });
+    const observe = first.observe ? { observe: first.observe } : {};
+    const result = await runPass({ ...input, onBadLine, reads, sink: new RestartWatch(first.sink), ...observe, bigStrings });
     return { value: first.value, result: { ...result, held: 'never' } };
   } catch (err) {
     if (!(err instanceof RestartMet)) throw err;
@@ -126,7 +134,8 @@ async function restartablePass<T>(
   const again = make();
   const executions = new CommittedCranks(again.sink);
   const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
-  const result = await runPass({ ...input, onBadLine, reads, sink: executions, bigStrings });
+  const observe = again.observe ? { observe: again.observe } : {};
+  const result = await runPass({ ...input, onBadLine, reads, sink: executions, ...observe, bigStrings });
   executions.end();
   return { value: again.value, result: { ...result, held: 'read again' } };
 }
@@ -185,31 +194,43 @@ export async function compareSideOf(
   return { data: side.result(), pass: result };
 }
 
+/** What reads a slog beside the kref model: made again for each read of the slog (see krefModelOf). */
+export interface KrefReader<T> {
+  /** The vat names, learned from every entry as it is read. */
+  vats: VatNames;
+  /** Sees each crank right after the model did, with what the model made of it. */
+  onCrank?: (crank: Crank, facts: CrankFacts) => void;
+  /** Whatever else the caller keeps of this read. */
+  value: T;
+}
+
 /**
- * The kref model (`annotate`, `flow`, `kref`): the whole slog read once;
- * `onCrank` sees each crank right after the model did, with what the model
- * made of it.
+ * The kref model (`annotate`, `flow`, `kref`): the whole slog read once, or
+ * from the start again when a file holds a restart (restartablePass):
+ * `start` makes what reads beside the model for each read, and the last
+ * one made is handed back.
  */
-export async function krefModelOf(
-  input: AnalysisInput & {
-    vats: VatNames;
-    onCrank?: (crank: Crank, facts: CrankFacts) => void;
-    onEntry?: (entry: SlogEntry, line: number) => void;
-  },
-): Promise<{ model: KrefModel; pass: AnalysisPassResult }> {
-  const model = new KrefModel();
-  const sink: CrankSink = {
-    entry: (entry, line) => {
-      model.entry(entry);
-      input.onEntry?.(entry, line);
+export async function krefModelOf<T>(
+  input: AnalysisInput & { start: () => KrefReader<T> },
+): Promise<{ model: KrefModel; reader: KrefReader<T>; pass: AnalysisPassResult }> {
+  const { value, result } = await restartablePass(
+    input,
+    KREF_READS,
+    () => {
+      const model = new KrefModel();
+      const reader = input.start();
+      const sink: CrankSink = {
+        entry: (entry) => model.entry(entry),
+        crank: (crank) => {
+          const facts = model.addCrank(crank);
+          reader.onCrank?.(crank, facts);
+        },
+      };
+      return { value: { model, reader }, sink, observe: (entry: SlogEntry) => reader.vats.observe(entry) };
     },
-    crank: (crank) => {
-      const facts = model.addCrank(crank);
-      input.onCrank?.(crank, facts);
-    },
-  };
-  const result = await pass(input, KREF_READS, sink, (entry) => input.vats.observe(entry));
-  return { model, pass: result };
+    false,
+  );
+  return { model: value.model, reader: value.reader, pass: result };
 }
 
 /** Any analysis that is a sink with its reads (and tests): each crank counted once. */

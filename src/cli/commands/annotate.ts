@@ -21,9 +21,10 @@ interface AnnotateOptions {
 export async function annotateCommand(files: string[], opts: AnnotateOptions): Promise<number> {
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.merge], force: opts.force });
   const merge = opts.merge === undefined ? undefined : annotationsFrom({ annotations: opts.merge });
-  const vats = new VatNames(merge?.vatNames);
-  const { model } = await passOrFail(krefModelOf({ inputs: files, vats, onBadLine: reportBadLine, governHeap: true }));
-  const json = annotationFile(new AutoNames(model, vats), merge);
+  const { model, reader } = await passOrFail(
+    krefModelOf({ inputs: files, start: () => ({ vats: new VatNames(merge?.vatNames), value: undefined }), onBadLine: reportBadLine, governHeap: true }),
+  );
+  const json = annotationFile(new AutoNames(model, reader.vats), merge);
   out.write(`${JSON.stringify(json, null, 2)}\n`);
   await out.close();
   return EXIT_OK;

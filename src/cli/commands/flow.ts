@@ -27,20 +27,28 @@ interface FlowOptions {
 export async function flowCommand(files: string[], opts: FlowOptions): Promise<number> {
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
   const annotations = annotationsFrom(opts);
-  const vats = new VatNames(annotations.vatNames);
-  const selection = new CrankSelection(selectionFrom(opts), vats);
-  const flow = new FlowCollector();
-  const { model, pass } = await passOrFail(
+  const spec = selectionFrom(opts);
+  const { model, reader, pass } = await passOrFail(
     krefModelOf({
       inputs: files,
-      vats,
-      onCrank: (crank, facts) => {
-        if (selection.matches(crank)) flow.add(crank, facts);
+      start: () => {
+        const vats = new VatNames(annotations.vatNames);
+        const selection = new CrankSelection(spec, vats);
+        const flow = new FlowCollector();
+        return {
+          vats,
+          value: { selection, flow },
+          onCrank: (crank, facts) => {
+            if (selection.matches(crank)) flow.add(crank, facts);
+          },
+        };
       },
       onBadLine: reportBadLine,
       governHeap: true,
     }),
   );
+  const { vats } = reader;
+  const { selection, flow } = reader.value;
   if (flow.size === 0) {
     warn(`${pass.name}: no cranks ${selection.isAll ? 'deliver a message or notification' : `match ${selection.describe()}`}`);
   }

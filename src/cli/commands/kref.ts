@@ -12,7 +12,7 @@ import { defaultRenderOptions } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
-import { krefModelOf } from '../../run/analyses.js';
+import { krefModelOf, type KrefReader } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
 interface KrefOptions {
@@ -39,12 +39,14 @@ export async function krefCommand(wanted: string, files: string[], opts: KrefOpt
   const kref = formatKref(id);
   const options = { ...defaultRenderOptions(), nonoise: opts.nonoise === true };
   if (opts.bigwidth !== undefined) options.bigWidth = opts.bigwidth;
-  const vats = new VatNames(annotations.vatNames);
-  const ctx = new RenderContext(options, annotations, vats);
-  const history = new KrefHistory(kref, ctx, new KernelLines(ctx));
-  const { model, pass } = await passOrFail(
-    krefModelOf({ inputs: files, vats, onCrank: (crank) => history.crank(crank), onBadLine: reportBadLine, governHeap: true }),
-  );
+  const start = (): KrefReader<KrefHistory> => {
+    const vats = new VatNames(annotations.vatNames);
+    const ctx = new RenderContext(options, annotations, vats);
+    const history = new KrefHistory(kref, ctx, new KernelLines(ctx));
+    return { vats, value: history, onCrank: (crank) => history.crank(crank) };
+  };
+  const { model, reader, pass } = await passOrFail(krefModelOf({ inputs: files, start, onBadLine: reportBadLine, governHeap: true }));
+  const { vats, value: history } = reader;
   if (!model.has(id)) throw new CliError(`${kref} does not appear in ${pass.name}`, EXIT_FAILURE);
   out.write(`${history.lines(id, model, new AutoNames(model, vats)).join('\n')}\n`);
   await out.close();
