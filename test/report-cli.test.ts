@@ -130,6 +130,15 @@ describe('slogulate report: what it reads', () => {
     expect(data.axis).toBe('benchmark round');
     expect(data.charts[0]?.x).toEqual([1, 2]);
     expect(data.charts[0]?.labels).toEqual(['"demo" round 1: cranks 106-160', '"demo" round 2: cranks 161-219']);
+    // A bad mark is named by its file and line (each input, as it is opened, tells the read).
+    const lines = readFileSync(marked, 'utf8').split('\n');
+    const at = lines.findIndex((l) => l.includes('round 1 start'));
+    lines.splice(at, 0, lines[at] as string);
+    const twice = join(dir, 'twice.slog');
+    writeFileSync(twice, lines.join('\n'));
+    const bad = await runInProcess(['report', '--round-marks', twice, '-o', join(dir, 'twice.html')]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain(`${twice}:${at + 2}: Benchmark "demo" round 1 starts twice`);
   });
 
   it('reports real chain slogs: replays, a restart, the kernel heap after commit', async () => {

@@ -21,7 +21,7 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { passDropped, runPass, type BadLineReport, type PassResult } from './pass.js';
+import { passDropped, runPass, type BadLineReport, type PassConfig, type PassResult } from './pass.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
@@ -93,11 +93,16 @@ class RestartWatch implements ExecutionSink {
   }
 }
 
-/** What an analysis that can start over makes for each read: its state, its sink, and what sees every entry first. */
-interface Made<T> {
+/**
+ * What an analysis that can start over makes for each read: its state, its
+ * sink, what sees every entry first, and what is told of each input opened
+ * (besides the input's own `onOpen`).
+ */
+export interface Made<T> {
   value: T;
   sink: ExecutionSink;
   observe?: (entry: SlogEntry, line: number) => void;
+  onOpen?: (source: SlogSource) => void;
 }
 
 /**
@@ -113,17 +118,23 @@ async function restartablePass<T>(
   make: () => Made<T>,
   bigStrings: boolean,
 ): Promise<{ value: T; result: AnalysisPassResult }> {
+  // The input, and what one read made to see its entries and inputs.
+  const forRead = (made: Made<T>): AnalysisInput & Pick<PassConfig, 'observe'> => {
+    const own = made.onOpen;
+    const outer = input.onOpen;
+    const onOpen = own && outer ? (source: SlogSource) => (outer(source), own(source)) : (own ?? outer);
+    return { ...input, ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
+  };
   if (!canReadAgain(input.inputs)) {
     const made = make();
-    return { value: made.value, result: await pass(input, reads, made.sink, made.observe, bigStrings) };
+    return { value: made.value, result: await pass(forRead(made), reads, made.sink, made.observe, bigStrings) };
   }
   const report = input.onBadLine;
   let reported = 0;
   let first: Made<T> | undefined = make();
   try {
     const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
-    const observe = first.observe ? { observe: first.observe } : {};
-    const result = await runPass({ ...input, onBadLine, reads, sink: new RestartWatch(first.sink), ...observe, bigStrings });
+    const result = await runPass({ ...forRead(first), onBadLine, reads, sink: new RestartWatch(first.sink), bigStrings });
     return { value: first.value, result: { ...result, held: 'never' } };
   } catch (err) {
     if (!(err instanceof RestartMet)) throw err;
@@ -134,8 +145,7 @@ async function restartablePass<T>(
   const again = make();
   const executions = new CommittedCranks(again.sink);
   const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
-  const observe = again.observe ? { observe: again.observe } : {};
-  const result = await runPass({ ...input, onBadLine, reads, sink: executions, ...observe, bigStrings });
+  const result = await runPass({ ...forRead(again), onBadLine, reads, sink: executions, bigStrings });
   executions.end();
   return { value: again.value, result: { ...result, held: 'read again' } };
 }
@@ -246,13 +256,13 @@ export function analysisPass(
 /**
  * An analysis whose whole state `make` makes, so that it can start over:
  * files are read holding no cranks back, and read again, holding, at a
- * restart (see restartablePass). Anything `input`'s callbacks touch must be
- * what `make` made last.
+ * restart (see restartablePass). What a read's callbacks touch is made by
+ * `make` too (Made's `observe`, `onOpen`).
  */
 export function restartableAnalysisPass<T>(
   input: AnalysisInput,
   reads: Reads,
-  make: () => { value: T; sink: ExecutionSink },
+  make: () => Made<T>,
 ): Promise<{ value: T; result: AnalysisPassResult }> {
   return restartablePass(input, reads, make, false);
 }

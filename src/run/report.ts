@@ -17,7 +17,7 @@ import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
 import { chooseSeries } from '../report/series.js';
 import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
-import { restartableAnalysisPass } from './analyses.js';
+import { restartableAnalysisPass, type Made } from './analyses.js';
 import type { BadLineReport } from './pass.js';
 import { switches } from './switches.js';
 import { MarkErrors } from './mark-errors.js';
@@ -63,8 +63,7 @@ interface RunRead {
 
 async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, compare: boolean): Promise<RunRead> {
   // Everything the pass builds is made by `make`: the pass may start over at a restart (analyses.ts).
-  let current: { side: ReportSide; rounds: Rounds | undefined } | undefined;
-  const make = (): { value: { side: ReportSide; rounds: Rounds | undefined }; sink: MarkErrors } => {
+  const make = (): Made<{ side: ReportSide; rounds: Rounds | undefined }> => {
     const rounds = req.roundMarks ? new Rounds() : undefined;
     // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks for a slog without blocks.
     const bucketing: Bucketing[] = rounds
@@ -80,14 +79,12 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
       ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
       ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
     });
-    current = { side: made, rounds };
-    return { value: current, sink: new MarkErrors(made) };
+    return { value: { side: made, rounds }, sink: new MarkErrors(made), onOpen: (source) => made.beginFile(source.name) };
   };
   const warn = req.warn ?? (() => undefined);
   const { value, result: run } = await restartableAnalysisPass(
     {
       inputs: files,
-      onOpen: (source) => current?.side.beginFile(source.name),
       ...(req.onBadLine ? { onBadLine: req.onBadLine } : {}),
       ...(req.governHeap ? { governHeap: true } : {}),
     },
