@@ -147,6 +147,12 @@ describe('what each shape says', () => {
     const text = await render('mid-crank-start.slog', { timing: true });
     expect(text).toMatch(/^\/\/ crank 11: v4 <no name> \(started before the slog\)$/m);
     expect(text).toMatch(/^crank-finish: 624694µs crank 11$/m);
+    // Its syscalls before the slog are missing, its header has no figures: top does not rank it.
+    const whole = await topOf({ inputs: [join(REAL, 'mid-crank-start.slog')], n: 100 });
+    const ranked = whole.top.rankings.flatMap((r) => r.cranks.map((c) => c.crankNum));
+    expect(ranked).toContain(12);
+    expect(ranked).not.toContain(11);
+    expect(whole.top.rankings.every((r) => r.cranks.every((c) => c.header.includes('[total:')))).toBe(true);
   });
 
   it('a bare create-vat, a console without level, a lone crank-finish, a lone deliver-result', async () => {

@@ -3,8 +3,10 @@
  * time, syscall time, syscall fraction, syscall count and computrons, in one
  * pass and memory bounded by N per ranking.
  *
- * What is ranked: every selected delivery crank that finished (routing cranks
- * and a crank the slog ends inside have nothing comparable). Cranks are ranked
+ * What is ranked: every selected delivery crank the slog holds whole, from
+ * its start to its finish (routing cranks, a crank the slog ends inside and
+ * one it begins inside have nothing comparable: the last holds only the
+ * syscalls made after the slog began, and its header no figures). Cranks are ranked
  * by the figures their `--timing` header prints (whole µs, percentages with
  * two decimals), so a ranking agrees with sorting those header lines; equal
  * figures keep crank order. Each ranked crank carries its exact `--timing`
@@ -72,7 +74,7 @@ export interface Ranking {
 export interface TopResult {
   /** The selection in words. */
   selection: string;
-  /** Finished selected delivery cranks: what was ranked. */
+  /** Finished selected delivery cranks the slog holds whole: what was ranked. */
   ranked: number;
   /** Did any ranked crank report computrons? */
   hasComputrons: boolean;
@@ -193,7 +195,7 @@ export class TopCollector implements CrankSink {
   }
 
   private add(crank: Crank): void {
-    if (!isDelivery(crank) || !crank.finish) return;
+    if (!isDelivery(crank) || !crank.finish || crank.opening === 'before-slog') return;
     this.ranked += 1;
     const seq = this.ranked;
     const { total, syscall, syscallCount, computrons } = crank.timing;
