@@ -113,11 +113,22 @@ describe('chain-A, blocks 82-90 (a restart inside a block, replays): the same wi
     await same(['top', '--json', '--blocks', '85-87', slog], [3]);
     await same(['trace', slog], [1]);
     await same(['compare', '--format', 'json', slog, slog], [1]);
+    // Blocks and runs read no syscalls (the model holds none unless spilling is off).
+    await same(['blocks', '--json', slog], [1]);
+    await same(['runs', '--json', slog], [1]);
   });
 });
 
-/** Every crank of a slog as the assembler hands it over, with spills at `spillAt` (0: none): its items in order, the spilled ones included. */
-async function assemble(file: string, spillAt: number): Promise<{ cranks: Array<{ crank: Crank; items: CrankItem[] }>; spills: number }> {
+/**
+ * Every crank of a slog as the assembler hands it over, with spills at
+ * `spillAt` (0: none): its items in order, the spilled ones included. With
+ * `syscallsUnread`, the sink says it reads no syscalls.
+ */
+async function assemble(
+  file: string,
+  spillAt: number,
+  syscallsUnread = false,
+): Promise<{ cranks: Array<{ crank: Crank; items: CrankItem[] }>; spills: number }> {
   const cranks: Array<{ crank: Crank; items: CrankItem[] }> = [];
   let shown: CrankItem[] = [];
   let spills = 0;
@@ -134,6 +145,7 @@ async function assemble(file: string, spillAt: number): Promise<{ cranks: Array<
       expect(crank.items.slice(0, from).every((item) => item.kind === 'entry')).toBe(true);
       shown.push(...crank.items.slice(from));
     },
+    ...(syscallsUnread ? { syscallsUnread } : {}),
   };
   const assembler = new CrankAssembler(sink, { spillAt });
   const reader = lineReader(mergeReads(MODEL_READS, READ_ALL), { fast: true });
@@ -176,6 +188,71 @@ describe('the crank model spills', () => {
         ]);
       });
     }
+  });
+
+  it.each([
+    ['restart-replay', join(REAL, 'restart-replay.slog')],
+    ['mid-crank-start', join(REAL, 'mid-crank-start.slog')],
+    ['y2022-create-vat', join(REAL, 'y2022-create-vat.slog')],
+    ['chain-A', join(REAL, 'chain-A.slog')],
+  ])('%s: a sink that reads no syscalls gets none, and the same cranks and timings', async (_name, file) => {
+    const whole = await assemble(file, 0);
+    // Spilling off: every item held, whatever the sink says (the reference).
+    expect(await assemble(file, 0, true)).toEqual(whole);
+    const unread = await assemble(file, 5, true);
+    expect(unread.spills).toBe(0);
+    expect(unread.cranks.length).toBe(whole.cranks.length);
+    expect(whole.cranks.some(({ items }) => items.some((item) => item.kind === 'syscall'))).toBe(true);
+    unread.cranks.forEach(({ crank, items }, i) => {
+      const w = whole.cranks[i] as { crank: Crank; items: CrankItem[] };
+      // Gone: the syscalls, and a result whose call the slog lacks; every other item stays.
+      const notSyscall = (item: CrankItem): boolean => item.kind === 'entry' && item.entry.type !== 'syscall-result';
+      expect(items).toEqual(w.items.filter(notSyscall));
+      expect(crank.timing).toEqual(w.crank.timing);
+      expect([crank.crankNum, crank.vatID, crank.crankType, crank.opening, crank.again, crank.firstLine, crank.lastLine]).toEqual([
+        w.crank.crankNum,
+        w.crank.vatID,
+        w.crank.crankType,
+        w.crank.opening,
+        w.crank.again,
+        w.crank.firstLine,
+        w.crank.lastLine,
+      ]);
+    });
+  });
+
+  it('a crank-start written twice with syscalls between: the first is handed over unfinished, its syscalls counted, as when they are held', async () => {
+    const file = join(dir, 'start-twice.slog');
+    const line = (o: object): string => JSON.stringify(o);
+    const head = { crankNum: 7, vatID: 'v3', deliveryNum: 1, syscallNum: 0, replay: false, syscall: 'vatstoreGet' };
+    writeFileSync(
+      file,
+      [
+        line({ type: 'crank-start', crankType: 'delivery', crankNum: 7, time: 1, monotime: 1 }),
+        line({ type: 'syscall', ...head, ksc: ['vatstoreGet', 'v3', 'k'], vsc: ['vatstoreGet', 'k'], time: 1.5, monotime: 1.5 }),
+        line({ type: 'syscall-result', ...head, ksr: ['ok', null], vsr: ['ok', null], time: 1.75, monotime: 1.75 }),
+        line({ type: 'crank-start', crankType: 'delivery', crankNum: 7, time: 2, monotime: 2 }),
+        line({ type: 'crank-finish', crankType: 'delivery', crankNum: 7, time: 3, monotime: 3, seconds: 1 }),
+        '',
+      ].join('\n'),
+    );
+    const whole = await assemble(file, 0);
+    const unread = await assemble(file, 5, true);
+    expect(whole.cranks.map(({ crank }) => crank.timing)).toEqual([
+      { total: NaN, syscall: 0.25, syscallCount: 1 },
+      { total: 1, syscall: 0, syscallCount: 0 },
+    ]);
+    expect(unread.cranks.map(({ crank }) => [crank.timing, crank.finish === undefined])).toEqual(whole.cranks.map(({ crank }) => [crank.timing, crank.finish === undefined]));
+  });
+
+  it('a wrapper passes syscallsUnread on from its inner sink', async () => {
+    const { CommittedCranks } = await import('../src/model/executions.js');
+    const { MarkErrors } = await import('../src/run/mark-errors.js');
+    const { TopCollector } = await import('../src/analyses/top.js');
+    const top = new TopCollector({ n: 3 });
+    expect(new CommittedCranks(top).syscallsUnread).toBe(true);
+    expect(new MarkErrors(top).syscallsUnread).toBe(true);
+    expect(new CommittedCranks({ entry: () => undefined, crank: () => undefined }).syscallsUnread).toBeUndefined();
   });
 
   it('a sink without `spill` gets every item (a wrapper passes spill on only when its inner sink has it)', async () => {

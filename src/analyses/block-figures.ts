@@ -25,6 +25,8 @@ export interface BlockFigures {
 }
 
 export class BusyBlocks implements ExecutionSink {
+  /** As BlocksCollector's: no syscalls read. */
+  readonly syscallsUnread = true;
   private readonly collector: BlocksCollector;
   private readonly computrons = new MicrosHistogram();
   private readonly time = new MicrosHistogram();

@@ -213,6 +213,8 @@ class OpenBlock {
 }
 
 export class BlocksCollector implements ExecutionSink {
+  /** Blocks and runs read a crank's sums and deliveries, none of its syscalls: the crank model holds none (model/assembler.ts). */
+  readonly syscallsUnread = true;
   private readonly tracker = new ChainTracker();
   private open: OpenBlock | undefined;
   private run: RunTally | undefined;

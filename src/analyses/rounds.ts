@@ -126,6 +126,7 @@ export class Rounds {
 export class RoundFilter implements CrankSink {
   /** The inner sink's (a crank that is in no round leaves what it folded unused). */
   readonly spill: ((crank: Crank) => void) | undefined;
+  readonly syscallsUnread: boolean | undefined;
 
   constructor(
     readonly rounds: Rounds,
@@ -136,6 +137,7 @@ export class RoundFilter implements CrankSink {
     private readonly readConsole = true,
   ) {
     this.spill = forwardSpill(inner);
+    this.syscallsUnread = inner.syscallsUnread;
   }
 
   entry(entry: SlogEntry, line: number): void {

@@ -165,6 +165,8 @@ export class TopCollector implements CrankSink {
   private readonly tops = new Map<TopKey, TopN<Candidate>>();
   private ranked = 0;
   private hasComputrons = false;
+  /** The rankings read a crank's sums (`timing`), none of its syscalls: the crank model holds none (model/assembler.ts). */
+  readonly syscallsUnread = true;
   /** What a crank would rank as, to ask each list whether it would take it (one, reused). */
   private readonly probe: Candidate = { value: 0, row: { crankNum: 0 } as RankedCrank, seq: 0 };
 

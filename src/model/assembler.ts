@@ -64,6 +64,15 @@ export interface CrankSink {
    * already ended.
    */
   spill?(crank: Crank): void;
+  /**
+   * Opt-in: the sink reads none of a crank's syscalls, only the sums in
+   * `crank.timing`: the assembler makes no syscall pairs and holds no
+   * syscall in `items` (as if each spilled at once, unseen). Not with
+   * spilling off (`spillAt` 0, SLOGULATE_SPILL=0): every item is held, the
+   * reference the tests compare with. A wrapper passes it on from its inner
+   * sink.
+   */
+  readonly syscallsUnread?: boolean;
 }
 
 /** Syscalls the open crank holds before it spills (when the sink spills; SLOGULATE_SPILL sets another number, 0 never). */
@@ -99,12 +108,19 @@ export class CrankAssembler {
   private readonly spillAt: number;
   /** Syscalls the open crank holds in its items. */
   private heldSyscalls = 0;
+  /** The sink reads no syscalls (CrankSink.syscallsUnread): none are held, only their sums kept. */
+  private readonly dropSyscalls: boolean;
+  /** With dropSyscalls, the syscall awaiting its result (in place of `pending`): its time, whether it is a replay's. */
+  private callOpen = false;
+  private callTime = NaN;
+  private callReplay = false;
 
   constructor(
     private readonly sink: CrankSink,
     options: AssemblerOptions = {},
   ) {
     this.spillAt = sink.spill ? (options.spillAt ?? SPILL_SYSCALLS) : 0;
+    this.dropSyscalls = sink.syscallsUnread === true && (options.spillAt ?? SPILL_SYSCALLS) > 0;
   }
 
   /** Is a crank open (started, not finished)? */
@@ -122,13 +138,15 @@ export class CrankAssembler {
     if (type === 'crank-start') {
       const open = this.current;
       // The same crank-start again (a line written twice): the first stands for nothing.
-      if (open && open.items.length === 0 && open.spilled === undefined && open.crankNum === (entry as CrankStartEntry).crankNum) this.current = undefined;
+      if (open && open.items.length === 0 && open.spilled === undefined && open.timing.syscallCount === 0 && !this.callOpen && open.crankNum === (entry as CrankStartEntry).crankNum)
+        this.current = undefined;
       else if (open) this.flushUnfinished();
       this.sawCrankStart = true;
       this.open(entry as CrankStartEntry, undefined, 'start', line);
       return;
     }
-    if (!isCrankEntry(entry)) this.chain.entry(entry);
+    const crankEntry = isCrankEntry(entry);
+    if (!crankEntry) this.chain.entry(entry);
     if (type === 'kernel-init-start') {
       // The kernel starts again (a restart): what was open will not finish.
       if (this.current) this.flushUnfinished();
@@ -137,7 +155,7 @@ export class CrankAssembler {
       this.sink.entry(entry, line);
       return;
     }
-    const crankNum = isCrankEntry(entry) ? (entry as { crankNum?: number }).crankNum : undefined;
+    const crankNum = crankEntry ? (entry as { crankNum?: number }).crankNum : undefined;
     let crank = this.current;
     if (crankNum !== undefined && crank !== undefined && crank.crankNum === crank.crankNum && crankNum !== crank.crankNum) {
       // Another crank's entry: this crank will not finish (its crank-finish is missing), and that one began without its crank-start.
@@ -158,15 +176,30 @@ export class CrankAssembler {
         this.close(entry as CrankFinishEntry);
         return;
       case 'syscall': {
-        if (this.pending) this.settlePending();
         const call = entry as SyscallEntry;
         const replay = call.replay === true;
         if (!replay) crank.timing.syscallCount += 1;
-        this.pending = { kind: 'syscall', call, seconds: 0, replay };
+        if (this.dropSyscalls) {
+          this.callOpen = true;
+          this.callTime = call.time ?? NaN;
+          this.callReplay = replay;
+        } else {
+          if (this.pending) this.settlePending();
+          this.pending = { kind: 'syscall', call, seconds: 0, replay };
+        }
         if (!replay) this.noteVat(entry);
         return;
       }
       case 'syscall-result': {
+        if (this.dropSyscalls) {
+          // The same sum as a pair's `seconds` below; a result without its call is dropped as a syscall's.
+          if (this.callOpen) {
+            const seconds = (entry.time ?? NaN) - this.callTime;
+            if (!this.callReplay && Number.isFinite(seconds)) crank.timing.syscall += seconds;
+            this.callOpen = false;
+          }
+          return;
+        }
         const pair = this.pending;
         if (pair) {
           pair.result = entry as SyscallResultEntry;
@@ -246,11 +279,13 @@ export class CrankAssembler {
     if (crankNum !== undefined) this.number(crank, crankNum);
     this.current = crank;
     this.heldSyscalls = 0;
+    this.callOpen = false;
     return crank;
   }
 
   /** A syscall whose result never came (a new syscall started, or the crank ended). */
   private settlePending(): void {
+    this.callOpen = false;
     const pair = this.pending;
     this.pending = undefined;
     if (pair && this.current) this.hold(this.current, pair);

@@ -50,8 +50,11 @@ export class CommittedCranks implements CrankSink {
   /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
   readonly spill: ((crank: Crank) => void) | undefined;
 
+  readonly syscallsUnread: boolean | undefined;
+
   constructor(private readonly sink: ExecutionSink) {
     this.spill = forwardSpill(sink);
+    this.syscallsUnread = sink.syscallsUnread;
   }
 
   entry(entry: SlogEntry, line: number): void {

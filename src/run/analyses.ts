@@ -74,9 +74,11 @@ class RestartWatch implements ExecutionSink {
   private starts = 0;
   private met = false;
   readonly spill: ((crank: Crank) => void) | undefined;
+  readonly syscallsUnread: boolean | undefined;
 
   constructor(private readonly sink: ExecutionSink) {
     this.spill = forwardSpill(sink);
+    this.syscallsUnread = sink.syscallsUnread;
   }
 
   entry(entry: SlogEntry, line: number): void {

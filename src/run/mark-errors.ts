@@ -14,7 +14,9 @@ import { UsageError } from './usage-error.js';
 export class MarkErrors implements ExecutionSink {
   /** The inner sink's, when it spills. */
   readonly spill: ((crank: Crank) => void) | undefined;
+  readonly syscallsUnread: boolean | undefined;
   constructor(private readonly inner: ExecutionSink) {
+    this.syscallsUnread = inner.syscallsUnread;
     const spill = forwardSpill(inner);
     this.spill = spill && ((crank) => this.guard(() => spill(crank)));
   }
