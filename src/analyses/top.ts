@@ -20,7 +20,7 @@ import { isDelivery } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { RenderContext } from '../render/context.js';
 import { crankHeader, crankVatName } from '../render/crank-text.js';
-import { fixed0, fixed2 } from '../render/format.js';
+import { fixed0, round2 } from '../render/format.js';
 import { defaultRenderOptions } from '../render/options.js';
 import { SelectedCranks, SPAN_READS } from './selected-cranks.js';
 import type { SelectionSpec } from './selection.js';
@@ -153,8 +153,8 @@ export const wholeMicros = (seconds: number): number => {
   return x < TWO_53 || x !== x ? Math.round(x) + 0 : Number(fixed0(x));
 };
 const TWO_53 = 2 ** 53;
-/** A percentage with two decimals as `percent()` prints it (fixed2 is toFixed(2), faster). */
-export const percent2 = (fraction: number): number => Number(fixed2(fraction * 100));
+/** A percentage with two decimals as `percent()` prints it: Number((f * 100).toFixed(2)), without the string (round2). */
+export const percent2 = (fraction: number): number => round2(fraction * 100);
 
 /** What `top` reads of crank entries: the crank model's timings, and the spans. */
 export const TOP_READS = SPAN_READS;

@@ -49,6 +49,22 @@ export function fixed2(x: number): string {
 
 const TWO_28 = 2 ** 28;
 
+/**
+ * Number(fixed2(x)), without the string: the same hundredths n, as n / 100.
+ * Division is correctly rounded, and so is reading "W.CC": both give the
+ * double nearest the real number n / 100. Where fixed2 leaves the rounding
+ * to toFixed (a tie within 1e-6, 2^28 and up, NaN), so does this.
+ */
+export function round2(x: number): number {
+  if (x < 0) return x > -TWO_28 ? -round2(-x) : Number(x.toFixed(2));
+  if (!(x < TWO_28)) return Number(x.toFixed(2));
+  const y = x * 100;
+  const frac = y - Math.floor(y);
+  if (frac > 0.5 - 1e-6 && frac < 0.5 + 1e-6) return Number(x.toFixed(2));
+  // + 0: -0 gives 0, as "0.00" does.
+  return Math.round(y) / 100 + 0;
+}
+
 /** A value from the slog printed inline: strings bare (a BigString too), anything else as JSON. */
 export function inline(value: unknown): string {
   if (typeof value === 'string') return value;

@@ -101,7 +101,9 @@ export class ByteScanner {
 
   reset(buf: Buffer, start: number, end: number): void {
     // A new chunk: most are views of one reused buffer, which one DataView serves.
-    if (buf !== this.buf && (buf.buffer !== this.viewOf || buf.byteOffset !== this.viewOffset)) {
+    // The offset is compared first: both reads run on the first chunk, so that
+    // the optimised code has seen them (else it is dropped on the first view).
+    if (buf !== this.buf && (buf.byteOffset !== this.viewOffset || buf.buffer !== this.viewOf)) {
       this.view = new DataView(buf.buffer, buf.byteOffset);
       this.viewOf = buf.buffer;
       this.viewOffset = buf.byteOffset;
