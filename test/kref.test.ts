@@ -6,7 +6,8 @@
  * line is a line the render prints in that crank).
  */
 import { describe, expect, it } from 'vitest';
-import { FIXTURES, referenceText, runCli, slogPath } from './helpers.js';
+import { join } from 'node:path';
+import { FIXTURES, referenceText, ROOT, runCli, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
 import { slogFacts } from './slog-facts.js';
 
@@ -34,7 +35,7 @@ const SAMPLES: Record<string, string[]> = {
 describe.each(Object.entries(SAMPLES))('kref on %s', (slog, krefs) => {
   const facts = slogFacts(slog);
   const rendered = renderedCranks(slog);
-  const vatLabel = (vatID: string): string => `${vatID} ${facts.vatNames.get(vatID) ?? vatID}`;
+  const vatLabel = (vatID: string): string => `${vatID} ${facts.vatNames.get(vatID) ?? '<no name>'}`;
 
   it.each(krefs)('%s: made, resolved, dropped as the slog says; every crank naming it, lines as rendered', async (kref) => {
     const r = await runInProcess(['kref', kref, slogPath(slog)]);
@@ -123,5 +124,17 @@ describe('kref options and errors', () => {
     const bad = await runInProcess(['kref', 'nonsense', slogPath('a-local-3')]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toBe('slogulate: "nonsense" is not a kref (like ko12, kp40, kd3)\n');
+  });
+});
+
+describe('kref on a real slog whose vats have no names', () => {
+  it('names a vat nothing names `v1 <no name>`, as crank headers do (not `v1 v1`)', async () => {
+    const r = await runInProcess(['kref', 'kp42', join(ROOT, '..', 'shared', 'slogs', 'real', 'restart-replay.slog')]);
+    expect(r.status).toBe(0);
+    const head = r.stdout.split('\n\n')[0]?.split('\n') ?? [];
+    expect(head[1]).toMatch(/^created: crank 18 by v1 <no name>: /);
+    expect(head[2]).toBe('resolved: crank 35 by v6 bob (fulfilled)');
+    const headers = r.stdout.split('\n').filter((l) => l.startsWith('// crank '));
+    expect(headers.some((l) => l.includes('v1 <no name>'))).toBe(true);
   });
 });

@@ -11,6 +11,7 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
+  cpSync,
   existsSync,
   linkSync,
   lstatSync,
@@ -28,7 +29,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, readSlog, referenceText, runCli, slogPath } from './helpers.js';
+import { BIN, readSlog, referenceText, ROOT, runCli, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-output-'));
@@ -114,6 +115,36 @@ describe('an output that is an input is refused before anything is opened', () =
       closeSync(fd);
     }
     expect(readFileSync(w.slog).equals(SLOG)).toBe(true);
+  });
+});
+
+describe('a folder read as one slog: none of its files is an output, even with --force', () => {
+  const blocks = join(dir, 'blocks');
+  cpSync(join(ROOT, '..', 'shared', 'slogs', 'real', 'block-files-bot'), blocks, { recursive: true });
+  const blockFile = join(blocks, readdirSync(blocks).filter((f) => f.startsWith('slogfile_block_')).sort()[0] as string);
+  const plain = join(dir, 'plain');
+  mkdirSync(plain);
+  writeFileSync(join(plain, '1.slog'), SLOG);
+  writeFileSync(join(plain, '2.slog'), SLOG);
+  const cases: Array<[string, string[], string]> = [
+    ['stats -o a per-block file of the folder', ['stats', '--force', '-o', blockFile, blocks], blockFile],
+    ['render -o a slog file of the folder', ['--force', '-o', join(plain, '2.slog'), plain], join(plain, '2.slog')],
+    ['blocks -o a per-block file, the folder named with a trailing slash', ['blocks', '--force', '-o', blockFile, `${blocks}/`], blockFile],
+  ];
+  it.each(cases)('%s: status 2, one line, the file untouched', async (_what, args, out) => {
+    const before = readFileSync(out);
+    const r = await runMain(args);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(oneLine(r.stderr)).toMatch(new RegExp(`^slogulate: --out ${out} is the same file as the input .*; refusing to overwrite it$`));
+    expect(readFileSync(out).equals(before)).toBe(true);
+  });
+
+  it('a new file in the folder is written, and is not read as part of the slog', async () => {
+    const out = join(plain, 'stats.txt');
+    const r = await runMain(['stats', '-o', out, plain]);
+    expect(r.status).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain('cranks');
   });
 });
 

@@ -165,15 +165,17 @@ export class KrefHistory {
     else if (auto !== undefined) title += `: ${auto}`;
     out.push(title);
     if (f) {
-      const by = f.vat === undefined ? 'the kernel' : `${f.vat} ${names.vatName(f.vat)}`;
+      // `v1 <no name>` for a vat nothing names, as crank headers say (not `v1 v1`).
+      const vat = (vatID: string | undefined): string => (vatID === undefined ? 'the kernel' : `${vatID} ${names.vats.label(vatID)}`);
+      const by = vat(f.vat);
       out.push(`created: crank ${f.crank} by ${by}: ${describeOrigin(f, names, display)}`);
       if (f.kind === KIND_PROMISE) {
         const how = f.rejected ? 'rejected' : 'fulfilled';
-        if (f.resolvedCrank >= 0) out.push(`resolved: crank ${f.resolvedCrank} by ${f.resolver} ${names.vatName(f.resolver)} (${how})`);
+        if (f.resolvedCrank >= 0) out.push(`resolved: crank ${f.resolvedCrank} by ${vat(f.resolver)} (${how})`);
         else out.push(f.settled ? `resolved: by the kernel (${how})` : 'resolved: not in this slog');
       }
       if (f.kind === KIND_OBJECT) {
-        if (f.owner !== undefined) out.push(`exported by: ${f.owner} ${names.vatName(f.owner)}${f.root ? ' (its root object)' : ''}`);
+        if (f.owner !== undefined) out.push(`exported by: ${vat(f.owner)}${f.root ? ' (its root object)' : ''}`);
         out.push(`dropped: ${f.droppedCrank >= 0 ? `crank ${f.droppedCrank}` : 'not in this slog'}`);
         out.push(`retired: ${f.retiredCrank >= 0 ? `crank ${f.retiredCrank}` : 'not in this slog'}`);
       }

@@ -2,10 +2,10 @@
  * Where every command's text goes: standard output, or the file of
  * `-o/--out F`. The one place outputs are opened; the rules:
  *
- * - F is never one of the command's inputs (the slog, stdin when it is a
- *   file, annotation files, console logs): the same file, compared by device
- *   and inode after symlinks are followed (hard links too), is refused before
- *   anything is read (exit 2).
+ * - F is never one of the command's inputs (the slog, each slog file of a
+ *   folder read as one, stdin when it is a file, annotation files, console
+ *   logs): the same file, compared by device and inode after symlinks are
+ *   followed (hard links too), is refused before anything is read (exit 2).
  * - F is written as a temporary file beside it (`.F.slogulate-PID-N.tmp`),
  *   renamed over F only when the command succeeded: a failed or interrupted
  *   run (an error, Ctrl-C, SIGTERM, SIGHUP) leaves an existing F as it was
@@ -23,6 +23,7 @@ import { closeSync, createWriteStream, fstatSync, openSync, readSync, realpathSy
 import { basename, dirname, join } from 'node:path';
 import { Option } from 'commander';
 import { zlib } from '../source/builtins.js';
+import { folderFiles } from '../source/inputs.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 import { Output, STDOUT_NAME, writeError } from './output.js';
 
@@ -124,7 +125,22 @@ function inputStats(inputs: ReadonlyArray<string | undefined>): Array<{ name: st
       continue;
     }
     const stats = statOf(input);
-    if (stats) found.push({ name: input, stats });
+    if (!stats) continue;
+    if (!stats.isDirectory()) {
+      found.push({ name: input, stats });
+      continue;
+    }
+    // A folder of slog files (per-block files): each file it reads is an input.
+    let files: string[];
+    try {
+      files = folderFiles(input);
+    } catch {
+      continue; // The pass says why it cannot read the folder.
+    }
+    for (const file of files) {
+      const fileStats = statOf(file);
+      if (fileStats) found.push({ name: file, stats: fileStats });
+    }
   }
   return found;
 }
