@@ -104,7 +104,8 @@ describe('--version, top -o, stats -o, stats without cranks', () => {
     writeFileSync(noCranks, text.slice(0, text.indexOf('{"type":"crank-start"')));
     const r = await runMain(['stats', noCranks]);
     expect(r.status).toBe(0);
-    expect(r.stderr).toBe(`slogulate: ${noCranks}: no cranks match all cranks\n`);
+    expect(r.stderr).toBe(`slogulate: ${noCranks}: holds no cranks\n`);
+    expect((await runMain(['top', noCranks])).stderr).toBe(`slogulate: ${noCranks}: holds no cranks\n`);
     expect(r.stdout).toMatch(/^Totals:\n/);
     expect(r.stdout).toMatch(/\ncranks +0\n/);
     expect(r.stdout).toMatch(/\nSyscalls by type:\n.*\nall +0 +0 +0 +0 +0 +0\n/);

@@ -71,6 +71,12 @@ export function selectionFrom(opts: { cranks?: string; vat?: string[]; blocks?: 
   return spec;
 }
 
+/** The warning for an analysis that found no cranks: the slog holds none, or none is selected. */
+export function noCranksWarning(slog: string, spec: SelectionSpec, selection: string): string {
+  const selecting = spec.cranks !== undefined || spec.vats !== undefined || spec.blocks !== undefined;
+  return selecting ? `${slog}: no cranks match ${selection}` : `${slog}: holds no cranks`;
+}
+
 /** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
 export function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
   return (exprs ?? []).map((text) => {

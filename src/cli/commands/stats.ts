@@ -4,7 +4,7 @@
  */
 import { Option, type Command } from 'commander';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
-import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
+import { annotationOptions, annotationsFrom, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
@@ -47,10 +47,9 @@ Examples:
     const opts = command.optsWithGlobals<StatsCliOptions>();
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
-    const { aggregate: agg, pass } = await passOrFail(
-      statsOf({ inputs: files, selection: selectionFrom(opts), annotations, onBadLine: reportBadLine, governHeap: true }),
-    );
-    if (agg.cranks.selected === 0) warn(`${pass.name}: no cranks match ${agg.selection}`);
+    const selection = selectionFrom(opts);
+    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, onBadLine: reportBadLine, governHeap: true }));
+    if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
     // No cranks: the tables still print, with zeros (a script reading them finds them).
     else out.write(formatTables(statsTables(agg, pass.name), opts.format));

@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top.js';
 import { topOf } from '../../run/analyses.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
-import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
+import { annotationOptions, annotationsFrom, noCranksWarning, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 
@@ -78,7 +78,7 @@ Examples:
       topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, onBadLine: reportBadLine, governHeap: true }),
     );
     if (cranksSelected === 0) {
-      warn(`${pass.name}: no cranks match ${result.selection}`);
+      warn(noCranksWarning(pass.name, selection, result.selection));
     } else if (result.ranked === 0) {
       warn(`${pass.name}: no finished delivery cranks in ${result.selection}`);
     }
