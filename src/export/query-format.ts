@@ -1,10 +1,13 @@
 /**
  * `slogulate query`'s output: a query's rows as an aligned text table, CSV,
- * a markdown table, or JSON (an array of objects), written chunk by chunk
- * as DuckDB hands them over. The text table takes its column widths from
- * the first chunk (2048 rows): a longer value later only pushes its line
- * out of line, and the output stays a stream.
+ * a markdown table, or JSON (an array of objects). CSV, markdown and JSON
+ * are written chunk by chunk as DuckDB hands them over. The text table is
+ * aligned over all its rows, so it is written once the last row is in: its
+ * rows are held as text, up to HOLD_CHARS, and beyond that (given a spill
+ * file) appended to the file and read back at the end, so that memory stays
+ * bounded however long the result.
  */
+import { appendFileSync, closeSync, openSync, readSync } from 'node:fs';
 import { csvString } from './csv-text.js';
 
 export type QueryFormat = 'text' | 'csv' | 'markdown' | 'json';
@@ -22,8 +25,24 @@ export interface ResultColumn {
 
 export interface RowWriter {
   rows(rows: readonly JsonValue[][]): void;
-  end(): void;
+  /** Writes what is left; a promise when it waits for the reader (a spilled text table). */
+  end(): void | Promise<void>;
 }
+
+export interface RowWriterOptions {
+  /** The text table: a file (not there yet) to hold its rows in beyond `holdChars`; without one, every row is held in memory. */
+  spillFile?: string;
+  /** The text table: how much cell text is held in memory before the rows go to `spillFile` (default HOLD_CHARS). */
+  holdChars?: number;
+  /** A wait for the reader (backpressure) while a spilled text table is written. */
+  drained?: () => Promise<void>;
+}
+
+/** The text table's rows held in memory, in characters of cell text (each cell counted 16 more for its string and place). */
+export const HOLD_CHARS = 8 << 20;
+
+/** How many bytes of a spill file are read back at a time, and of text written between waits for the reader. */
+const SPILL_CHUNK = 1 << 20;
 
 const NUMERIC = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL(\(\d+,\d+\))?)$/;
 const INTEGER = /^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT)$/;
@@ -50,7 +69,94 @@ const pad = (text: string, width: number, right: boolean): string => {
   return right ? fill + text : text + fill;
 };
 
-export function rowWriter(format: QueryFormat, columns: readonly ResultColumn[], write: (text: string) => void): RowWriter {
+/**
+ * Aligned text: the widths are the widest cell of each column over every
+ * row (and its name); numbers right-aligned, the rest left-aligned.
+ */
+function textWriter(columns: readonly ResultColumn[], write: (text: string) => void, options: RowWriterOptions): RowWriter {
+  const right = columns.map(isNumeric);
+  const widths = columns.map((c) => [...c.name].length);
+  const holdChars = options.holdChars ?? HOLD_CHARS;
+  const line = (cells: readonly string[]): string =>
+    cells
+      .map((cell, i) => pad(cell, widths[i] as number, right[i] as boolean))
+      .join('  ')
+      .trimEnd();
+  let held: string[][] = [];
+  let heldChars = 0;
+  let spilled = false;
+  const spill = (rows: readonly string[][]): void => {
+    // One JSON array of cells a line: JSON escapes every line break inside a cell.
+    let text = '';
+    for (const row of rows) text += `${JSON.stringify(row)}\n`;
+    appendFileSync(options.spillFile as string, text);
+  };
+  const writeHeld = (rows: readonly string[][]): void => {
+    let text = '';
+    for (const row of rows) {
+      text += `${line(row)}\n`;
+      if (text.length >= SPILL_CHUNK) {
+        write(text);
+        text = '';
+      }
+    }
+    if (text) write(text);
+  };
+  const writeSpilled = async (file: string): Promise<void> => {
+    const fd = openSync(file, 'r');
+    try {
+      let pending = Buffer.alloc(0);
+      for (;;) {
+        const chunk = Buffer.alloc(SPILL_CHUNK);
+        const n = readSync(fd, chunk, 0, SPILL_CHUNK, null);
+        const bytes = pending.length ? Buffer.concat([pending, chunk.subarray(0, n)]) : chunk.subarray(0, n);
+        // A line is a JSON array of cells: no byte of a multi-byte character is a newline, so the bytes are cut at their last one.
+        const last = n === 0 ? bytes.length : bytes.lastIndexOf(10) + 1;
+        pending = bytes.subarray(last);
+        let text = '';
+        for (const json of bytes.toString('utf8', 0, last).split('\n')) if (json) text += `${line(JSON.parse(json) as string[])}\n`;
+        if (text) {
+          write(text);
+          await options.drained?.();
+        }
+        if (n === 0) break;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  };
+  return {
+    rows(rows) {
+      const cells = rows.map((row) => row.map((v) => cellText(v, 'NULL').replace(/\r?\n/g, ' ')));
+      for (const row of cells) {
+        row.forEach((cell, i) => {
+          const width = [...cell].length;
+          if (width > (widths[i] as number)) widths[i] = width;
+          heldChars += cell.length + 16;
+        });
+      }
+      if (spilled) {
+        spill(cells);
+        return;
+      }
+      held.push(...cells);
+      if (options.spillFile !== undefined && heldChars > holdChars) {
+        spill(held);
+        held = [];
+        spilled = true;
+      }
+    },
+    end() {
+      write(`${line(columns.map((c) => c.name))}\n`);
+      if (spilled) return writeSpilled(options.spillFile as string);
+      writeHeld(held);
+      held = [];
+      return undefined;
+    },
+  };
+}
+
+export function rowWriter(format: QueryFormat, columns: readonly ResultColumn[], write: (text: string) => void, options: RowWriterOptions = {}): RowWriter {
   switch (format) {
     case 'csv':
       write(`${columns.map((c) => csvString(c.name)).join(',')}\n`);
@@ -94,30 +200,7 @@ export function rowWriter(format: QueryFormat, columns: readonly ResultColumn[],
         end: () => write(first ? ']\n' : '\n]\n'),
       };
     }
-    case 'text': {
-      const right = columns.map(isNumeric);
-      let widths: number[] | undefined;
-      const line = (cells: readonly string[]): string =>
-        cells
-          .map((cell, i) => pad(cell, (widths as number[])[i] as number, right[i] as boolean))
-          .join('  ')
-          .trimEnd();
-      const start = (rows: readonly string[][]): void => {
-        widths = columns.map((c, i) => Math.max([...c.name].length, ...rows.map((r) => [...(r[i] as string)].length)));
-        write(`${line(columns.map((c) => c.name))}\n`);
-      };
-      return {
-        rows(rows) {
-          const cells = rows.map((row) => row.map((v) => cellText(v, 'NULL').replace(/\r?\n/g, ' ')));
-          if (!widths) start(cells);
-          let text = '';
-          for (const row of cells) text += `${line(row)}\n`;
-          write(text);
-        },
-        end() {
-          if (!widths) start([]);
-        },
-      };
-    }
+    case 'text':
+      return textWriter(columns, write, options);
   }
 }

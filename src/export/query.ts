@@ -4,22 +4,27 @@
  * (CSV, to a temporary folder removed at the end); export folders are
  * read where they are. Each table is a view named after it (`deliveries`,
  * `syscalls`, `cranks`, `vats`), the union of every input's files, with
- * the `source` column of their `source=NAME` folders. The SQL is parsed
+ * the `source` column of their `source=NAME` folders. A folder is an
+ * export folder when it holds a table's folder or the export's manifest,
+ * else a slog when it holds slog files (a node's per-block files, or
+ * `*.slog`, `*.jsonl`...: source/inputs.ts), read in order as one slog
+ * named after the folder, as every command reads it. The SQL is parsed
  * before any slog is read, so that a typo costs nothing.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { folderFiles } from '../source/inputs.js';
 import { openDuckDB, readCsvSql, readParquetSql, sqlName, type DuckDBConnection } from './duckdb.js';
 import { exportSlogs, type SlogPass } from './export.js';
 import { rowWriter, type JsonValue, type QueryFormat } from './query-format.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
-import { ExportError, trackUnfinished, untrackUnfinished } from './target.js';
+import { ExportError, MANIFEST, trackUnfinished, untrackUnfinished } from './target.js';
 
 export interface QueryRequest {
   sql: string;
-  /** Slogs and export folders; none: a slog on standard input. */
+  /** Slogs (files, or folders of slog files) and export folders; none: a slog on standard input. */
   inputs: readonly string[];
   format: QueryFormat;
   pass: SlogPass;
@@ -27,6 +32,8 @@ export interface QueryRequest {
   write: (text: string) => void;
   drained: () => Promise<void>;
   tables?: readonly AnyTableDef[];
+  /** The text table's rows held in memory before they go to a file (query-format.ts's HOLD_CHARS); for tests. */
+  textHoldChars?: number;
 }
 
 export interface QueryOutcome {
@@ -84,15 +91,30 @@ function queryError(err: unknown): ExportError {
   return new ExportError(`query: ${message}`, SQL_MISTAKE.test(message));
 }
 
+/**
+ * What an input is: an export folder (a table's folder or the manifest in
+ * it), or a slog: a file, stdin, or a folder of slog files (read as one
+ * slog by the pass). A folder that is neither is a usage error.
+ */
+export function inputKind(input: string, tables: readonly AnyTableDef[] = TABLES): 'export' | 'slog' {
+  if (!isDir(input)) return 'slog';
+  if (existsSync(join(input, MANIFEST)) || tables.some((t) => isDir(join(input, t.name)))) return 'export';
+  try {
+    folderFiles(input);
+  } catch {
+    throw new ExportError(
+      `${input}: not an export folder (none of ${tables.map((t) => `${t.name}/`).join(', ')} in it) nor a folder of slog files (slogfile_*_*.gz, *.slog, *.jsonl)`,
+      true,
+    );
+  }
+  return 'slog';
+}
+
 export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
   const tables = request.tables ?? TABLES;
-  const folders = request.inputs.filter(isDir);
-  const slogs = request.inputs.filter((input) => !isDir(input));
-  for (const folder of folders) {
-    if (!tables.some((t) => isDir(join(folder, t.name)))) {
-      throw new ExportError(`${folder}: not an export folder (none of ${tables.map((t) => `${t.name}/`).join(', ')} in it)`, true);
-    }
-  }
+  const kinds = request.inputs.map((input) => inputKind(input, tables));
+  const folders = request.inputs.filter((_, i) => kinds[i] === 'export');
+  const slogs = request.inputs.filter((_, i) => kinds[i] === 'slog');
   const scratch = mkdtempSync(join(tmpdir(), 'slogulate-query-'));
   trackUnfinished(scratch);
   try {
@@ -120,7 +142,12 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
       }
       const names = result.columnNames();
       const types = result.columnTypes().map((t) => t.toString());
-      const out = rowWriter(request.format, names.map((name, i) => ({ name, type: types[i] as string })), request.write);
+      // The text table is written once its widths are known: rows beyond what is held in memory wait in the scratch folder.
+      const out = rowWriter(request.format, names.map((name, i) => ({ name, type: types[i] as string })), request.write, {
+        spillFile: join(scratch, 'text-rows.jsonl'),
+        holdChars: request.textHoldChars,
+        drained: request.drained,
+      });
       let count = 0;
       try {
         for await (const rows of result.yieldRowsJson()) {
@@ -131,7 +158,7 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
       } catch (err) {
         throw queryError(err);
       }
-      out.end();
+      await out.end();
       return { rows: count };
     } finally {
       con.closeSync();

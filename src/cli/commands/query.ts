@@ -18,7 +18,7 @@ export function register(program: Command): Command {
     .command('query')
     .description('run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, vats')
     .argument('<sql>', 'the SQL; each table is a view named after it')
-    .argument('[inputs...]', 'slogs (exported on the fly) and export folders; none reads a slog on stdin')
+    .argument('[inputs...]', 'slogs (files, or folders of slog files: each exported on the fly as one slog) and export folders; none reads a slog on stdin')
     .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'));
   cmd.addHelpText(
     'after',
