@@ -99,7 +99,7 @@ describe('syscalls', () => {
       'resolve 0 fulfill: @kp1 := 1',
       'resolve 1 reject: @kp2 := "x"',
       'invoke: @kd30.getLastPolled(): 1000',
-      'callNow: @kd30.poll(1): undefined',
+      'invoke: @kd30.poll(1): undefined',
       'subscribe: @kp41',
       "vatstoreGet: 'idCounters' : 'null'",
       "vatstoreGetNextKey: 'vc.3.' : 'vc.3.|entryCount'",

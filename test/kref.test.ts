@@ -138,3 +138,29 @@ describe('kref on a real slog whose vats have no names', () => {
     expect(headers.some((l) => l.includes('v1 <no name>'))).toBe(true);
   });
 });
+
+describe('kref in a 2021 message ({method, args, result})', () => {
+  it('a kref among a delivered message\'s arguments is an argument there, as in today\'s shape', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'slogulate-kref-2021-'));
+    try {
+      const file = join(dir, 'old.slog');
+      writeFileSync(
+        file,
+        [
+          '{"type":"crank-start","crankType":"delivery","crankNum":5,"vatID":"v2","time":10,"monotime":1}',
+          '{"type":"deliver","crankNum":5,"vatID":"v2","deliveryNum":1,"kd":["message","ko22",{"method":"deposit","args":{"body":"[{\\"@qclass\\":\\"slot\\",\\"index\\":0},10]","slots":["ko40"]},"result":"kp46"}],"vd":["message","o+0",{"method":"deposit","args":{"body":"[{\\"@qclass\\":\\"slot\\",\\"index\\":0},10]","slots":["o-50"]},"result":"p-60"}],"time":10.1,"monotime":1}',
+          '{"type":"deliver-result","crankNum":5,"vatID":"v2","deliveryNum":1,"dr":["ok",null,null],"time":10.4,"monotime":1}',
+          '{"type":"crank-finish","crankNum":5,"crankType":"delivery","time":10.5,"monotime":1}',
+          '',
+        ].join('\n'),
+      );
+      const r = await runInProcess(['kref', 'ko40', file]);
+      expect(r.status).toBe(0);
+      expect(r.stdout).toContain('[argument] deliver: @ko22 <- deposit(@ko40, 10): @kp46');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

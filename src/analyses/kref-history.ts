@@ -16,6 +16,7 @@ import { syscallCall } from '../model/syscall-call.js';
 import { KIND_OBJECT, KIND_PROMISE, KIND_WORDS, type KrefId } from '../model/kref-ids.js';
 import type { KrefModel } from '../model/krefs.js';
 import type { ClistEntry, DeliverEntry } from '../scan/entry-types.js';
+import { messageMethargs } from '../scan/message.js';
 import type { RenderContext } from '../render/context.js';
 import { crankHeader, entryLines } from '../render/crank-text.js';
 import type { KernelLines } from '../render/kernel-lines.js';
@@ -34,9 +35,10 @@ function slotsOf(data: unknown): unknown[] {
 }
 
 function messageRoles(kref: string, target: unknown, msg: unknown, roles: string[]): void {
-  const m = (msg ?? {}) as { methargs?: unknown; result?: unknown };
+  const m = (msg ?? {}) as { result?: unknown };
   if (target === kref) roles.push('target');
-  if (slotsOf(m.methargs).includes(kref)) roles.push('argument');
+  // Today's {methargs, result} or 2021's {method, args, result} (scan/message.ts).
+  if (slotsOf(messageMethargs(msg)).includes(kref)) roles.push('argument');
   if (m.result === kref) roles.push('result');
 }
 

@@ -22,6 +22,7 @@ import type { Crank, CrankItem, SyscallPair } from '../model/crank.js';
 import { crankStartTime, syscallName } from '../model/crank.js';
 import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
+import { messageMethargs } from '../scan/message.js';
 import { READ_ALL } from '../scan/reads.js';
 import { RenderContext } from '../render/context.js';
 import { crankVatName, entryLines } from '../render/crank-text.js';
@@ -350,8 +351,9 @@ export function messageText(ctx: RenderContext, start: CrankStartEntry | undefin
   const message = start?.message;
   const type = (typeof message?.type === 'string' ? message.type : start?.crankType) ?? 'crank';
   if (type === 'send' && message) {
-    const msg = (message.msg ?? {}) as { methargs?: unknown; result?: unknown };
-    const { method, args } = renderMethargs(msg.methargs, { bigWidth: ctx.bigWidth, pref: (ref) => ctx.kref(ref) });
+    // Today's `{methargs, result}` or 2021's `{method, args, result}` (scan/message.ts).
+    const msg = (message.msg ?? {}) as { result?: unknown };
+    const { method, args } = renderMethargs(messageMethargs(msg), { bigWidth: ctx.bigWidth, pref: (ref) => ctx.kref(ref) });
     const result = msg.result === undefined || msg.result === null ? '' : `: ${ctx.kref(String(msg.result))}`;
     return `send: ${ctx.kref(String(message.target))} <- ${method}(${args})${result}`;
   }

@@ -62,8 +62,9 @@ export function walkValueSlots(decoded: DecodedBody, visit: SlotVisitor): void {
 }
 
 /**
- * Visits the slots of a message's arguments (`methargs` is `[method, args]`);
- * paths start with the argument's index: `[1].brand`.
+ * Visits the slots of a message's arguments (`methargs` is `[method, args]`,
+ * a 2021 message's made so by scan/message.ts `messageMethargs`); paths
+ * start with the argument's index: `[1].brand`.
  */
 export function walkArgsSlots(decoded: DecodedBody, visit: SlotVisitor): void {
   const args = Array.isArray(decoded.value) ? decoded.value[1] : undefined;

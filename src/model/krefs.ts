@@ -27,6 +27,7 @@ import { formatKref, krefId, krefKind, KIND_OBJECT, KIND_PROMISE, type KrefId, t
 import { KrefRows } from './kref-rows.js';
 import { syscallCall } from './syscall-call.js';
 import type { ClistEntry, DeliverEntry, SlogEntry } from '../scan/entry-types.js';
+import { messageMethargs } from '../scan/message.js';
 import { methodName } from '../scan/method-name.js';
 import { READ_ALL } from '../scan/reads.js';
 
@@ -364,10 +365,10 @@ export class KrefModel implements CrankSink {
   private routing(crank: Crank): void {
     const message = crank.start?.message;
     if (message?.type === 'send') {
-      const msg = message.msg as { methargs?: unknown; result?: unknown } | undefined;
+      const msg = message.msg as { result?: unknown } | undefined;
       this.see(message.target, -1);
       const result = krefId(msg?.result);
-      if (result >= 0 && !this.rows.has(result)) this.kernelMessage(msg?.methargs, result);
+      if (result >= 0 && !this.rows.has(result)) this.kernelMessage(messageMethargs(msg), result);
     } else if (message?.type === 'notify') {
       this.see(message.kpid, -1);
     }
@@ -432,14 +433,15 @@ export class KrefModel implements CrankSink {
   }
 
   private deliverMessage(target: unknown, msgValue: unknown, vd: unknown, live: boolean): MessageFacts {
-    const msg = (msgValue ?? {}) as { methargs?: unknown; result?: unknown };
+    const msg = (msgValue ?? {}) as { result?: unknown };
     const targetId = live ? this.see(target) : krefId(target);
     const exported = Array.isArray(vd) && typeof vd[1] === 'string' && vd[1].startsWith('o+');
     if (live && exported && targetId >= 0 && krefKind(targetId) === KIND_OBJECT) {
       this.own(targetId, this.vat, (vd as unknown[])[1] === 'o+0');
     }
     const result = krefId(msg.result);
-    const methargs = msg.methargs;
+    // Today's `{methargs, result}` or 2021's `{method, args, result}` (scan/message.ts).
+    const methargs = messageMethargs(msg);
     if (result >= 0) {
       if (!this.rows.has(result) && live) this.kernelMessage(methargs, result);
       const origin = this.rows.get(result, F_ORIGIN);

@@ -6,7 +6,7 @@
  *
  * | syscall | arguments after the name (vat space) |
  * |---|---|
- * | send | target, `{methargs, result}` (older vats: target, methargs, result) |
+ * | send | target, `{methargs, result}` (2021: target, `{method, args, result}`; older vats: target, methargs, result) |
  * | resolve | `[[promise, rejected, data], ...]` |
  * | invoke (older: callNow) | device, method, args (capdata) |
  * | subscribe | promise |
@@ -15,7 +15,11 @@
  * | vatstoreGetAfter | priorKey, lowerBound, upperBound |
  * | dropImports, retireImports, retireExports, abandonExports | refs (the first list) |
  * | exit | failure, info (capdata) |
+ *
+ * The name is the slog's own: an older kernel's `callNow` stays `callNow`
+ * here (stats count it so); `printedName` is the one the text prints.
  */
+import { isMessage, messageMethargs } from '../scan/message.js';
 
 export interface Resolution {
   target: unknown;
@@ -61,15 +65,26 @@ export function isVatstore(name: string | undefined): boolean {
   return name !== undefined && VATSTORE_SYSCALLS.has(name);
 }
 
+/**
+ * The name a syscall prints as (SLOG-FORMAT.md: "syscall invoke (older:
+ * callNow)"): in kernel space an older kernel's `callNow` is `invoke`, as
+ * today's kernel writes it; a vat's own `callNow` (vat space) keeps its name.
+ */
+export function printedName(name: string, kernelSpace: boolean): string {
+  return kernelSpace && name === 'callNow' ? 'invoke' : name;
+}
+
 /** A `ksc` (kernelSpace) or `vsc` read by name. */
 export function syscallCall(call: readonly unknown[], kernelSpace: boolean): SyscallCall {
   const name = String(call[0]);
   const at = kernelSpace && VAT_FIRST.has(name) ? 2 : 1;
   switch (name) {
     case 'send': {
-      const third = call[2] as { methargs?: unknown; result?: unknown } | null | undefined;
-      if (third !== null && typeof third === 'object' && 'methargs' in third) {
-        return { name, target: call[1], methargs: third.methargs, result: third.result };
+      const third = call[2];
+      // A message of either shape (scan/message.ts), its methargs as today's; its result, else one after it.
+      if (isMessage(third)) {
+        const result = 'result' in (third as object) ? (third as { result?: unknown }).result : call[3];
+        return { name, target: call[1], methargs: messageMethargs(third), result };
       }
       return { name, target: call[1], methargs: third, result: call[3] };
     }

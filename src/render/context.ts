@@ -59,6 +59,14 @@ export class RenderContext {
     return this.value.pref(String(ref));
   }
 
+  /**
+   * A message's result: `@kp46`; a message without one (`null`, as a kernel
+   * writes a send-only message, or the key left out) prints `@null`.
+   */
+  result(ref: unknown): string {
+    return this.ref(ref ?? null);
+  }
+
   /** A duration as ` 902µs` (with its leading space), or nothing with --no-times. */
   took(seconds: number): string {
     return this.options.noTimes ? '' : ` ${micros(seconds)}`;

@@ -2,18 +2,16 @@
  * Lines for what a vat receives (`deliver`) and how it went (`deliver-result`).
  */
 import type { Delivery, DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
+import { messageMethargs } from '../scan/message.js';
 import type { RenderContext } from './context.js';
 import { inline } from './format.js';
 import { renderCapData, renderMethargs, renderValue } from './values.js';
 
-interface Message {
-  methargs?: unknown;
-  result?: unknown;
-}
-
-function messageLine(ctx: RenderContext, target: unknown, msg: Message): string {
-  const { method, args } = renderMethargs(msg.methargs, ctx.value);
-  return `deliver: ${ctx.ref(target)} <- ${method}(${args}): ${ctx.ref(msg.result)}`;
+/** A message of either shape (today's `{methargs, result}`, 2021's `{method, args, result}`: scan/message.ts). */
+function messageLine(ctx: RenderContext, target: unknown, msg: unknown): string {
+  const { method, args } = renderMethargs(messageMethargs(msg), ctx.value);
+  const result = msg !== null && typeof msg === 'object' ? (msg as { result?: unknown }).result : undefined;
+  return `deliver: ${ctx.ref(target)} <- ${method}(${args}): ${ctx.result(result)}`;
 }
 
 /**
@@ -53,7 +51,7 @@ export function deliveryLines(ctx: RenderContext, entry: DeliverEntry): string[]
   const [kind, a, b] = delivery;
   switch (kind) {
     case 'message':
-      return [messageLine(ctx, a, (b ?? {}) as Message)];
+      return [messageLine(ctx, a, b)];
     case 'notify':
       return notifyLines(ctx, a);
     case 'dropExports':

@@ -7,7 +7,7 @@ import type { SyscallPair } from '../model/crank.js';
 import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
 import { renderCallArgs, renderCapData, renderMethargs } from './values.js';
-import { isVatstore, syscallCall, type SyscallCall } from '../model/syscall-call.js';
+import { isVatstore, printedName, syscallCall, type SyscallCall } from '../model/syscall-call.js';
 
 
 /** Syscalls whose result is always null: anything else is printed as unexpected. */
@@ -34,7 +34,7 @@ function callText(ctx: RenderContext, call: SyscallCall, tag: string): string {
   switch (call.name) {
     case 'send': {
       const { method, args } = renderMethargs(call.methargs, ctx.value);
-      return `${tag}: ${ctx.ref(call.target)} <- ${method}(${args}): ${ctx.ref(call.result)}`;
+      return `${tag}: ${ctx.ref(call.target)} <- ${method}(${args}): ${ctx.result(call.result)}`;
     }
     case 'resolve': {
       const resolutions = call.resolutions;
@@ -101,11 +101,13 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
   // Under --novatstore a vatstore syscall's arguments were not read (render/reads.ts): its name decides first.
   const dropped = options.novatstore && isVatstore(pair.call.name);
   const args = dropped ? undefined : ks ? pair.call.ksc : pair.call.vsc;
-  const name = dropped ? pair.call.name : Array.isArray(args) ? String(args[0]) : undefined;
-  if (name === undefined) {
+  const slogName = dropped ? pair.call.name : Array.isArray(args) ? String(args[0]) : undefined;
+  if (slogName === undefined) {
     out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
     return;
   }
+  // An older kernel's `callNow` prints as `invoke` in kernel space.
+  const name = printedName(slogName, ks);
   const result = pair.result;
   let status: unknown;
   let value: unknown;
@@ -129,7 +131,8 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
     if (NULL_RESULT.has(name)) {
       if (value !== null && value !== undefined) text = `${text}: unexpected result ${inline(value)}`;
     } else if (name === 'invoke' || name === 'callNow') {
-      text = `${text}: ${renderCapData(value, ctx.value)}`;
+      // The result after the colon; a failed one has none (its `result:` line above says what went wrong).
+      if (status === 'ok') text = `${text}: ${renderCapData(value, ctx.value)}`;
     } else if (name === 'vatstoreGet' || name === 'vatstoreGetNextKey') {
       text = `${text} : '${value === null ? 'null' : inline(value)}'`;
     } else if (name === 'vatstoreGetAfter') {

@@ -66,9 +66,15 @@ const GENERIC: Policy = { child: () => 'value' };
 /** `[first, ...]`: the first element only (a name, a kind, a status). */
 const FIRST: Policy = { child: (frame) => (frame.index === 0 ? 'value' : 'skip') };
 
-/** A message's `{methargs: {body}}`, for its method only. */
+/**
+ * A message's `{methargs: {body}}`, for its method only; a 2021 message's
+ * `method` and `args` (message.ts makes its methargs of both) are built as
+ * they are (the args' body, when big, a BigString or a string as anywhere).
+ */
 const METHOD_ARGS: Policy = { child: (frame) => (frame.key === 'body' ? 'probe' : 'skip') };
-const METHOD_MESSAGE: Policy = { child: (frame) => (frame.key === 'methargs' ? METHOD_ARGS : 'skip') };
+const METHOD_MESSAGE: Policy = {
+  child: (frame) => (frame.key === 'methargs' ? METHOD_ARGS : frame.key === 'method' || frame.key === 'args' ? 'value' : 'skip'),
+};
 /** A delivery `['message', target, {methargs, result}]` read for its kind and method only. */
 const METHOD: Policy = { child: (frame) => (frame.index === 0 ? 'value' : frame.index === 2 ? METHOD_MESSAGE : 'skip') };
 

@@ -194,6 +194,41 @@ export class BigString {
   }
 }
 
+/**
+ * A BigString's text framed: `before`, its text without its first `skip`
+ * characters, then `after` (a 2021 message's args body made a methargs
+ * body, message.ts). Read through to the BigString's spool; nothing is
+ * copied.
+ */
+export class FramedBigString extends BigString {
+  constructor(
+    private readonly inner: BigString,
+    private readonly before: string,
+    private readonly after: string,
+    private readonly skip: number,
+  ) {
+    super(new Spool());
+    this.length = before.length + inner.length - skip + after.length;
+    const whole = inner.length <= HEAD_CHARS;
+    this.head = `${before}${inner.head.slice(skip)}${whole ? after : ''}`.slice(0, HEAD_CHARS);
+  }
+
+  override *pieces(): Generator<string> {
+    if (this.before) yield this.before;
+    let skip = this.skip;
+    for (const piece of this.inner.pieces()) {
+      if (skip > 0) {
+        const rest = piece.slice(skip);
+        skip -= piece.length - rest.length;
+        if (rest) yield rest;
+        continue;
+      }
+      yield piece;
+    }
+    if (this.after) yield this.after;
+  }
+}
+
 // ---- sentinels
 
 /** A sentinel: OPEN, RAW or JSON, the id in base-256 digits from DIGIT0, CLOSE (all private-use characters). */

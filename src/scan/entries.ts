@@ -27,6 +27,7 @@ import type {
 } from './entry-types.js';
 import type { ReadPlan } from './read-plan.js';
 import { methargsMethod } from './method-name.js';
+import { messageMethargs } from './message.js';
 
 type U<T> = T | undefined;
 
@@ -145,11 +146,10 @@ export function messageHead(message: unknown): U<CrankMessage> {
   return { type: str(m.type), vatID: str(m.vatID) };
 }
 
-/** A delivery's method when it delivers a message (`['message', target, {methargs}]`). */
+/** A delivery's method when it delivers a message (`['message', target, {methargs}]`, or 2021's `{method, args}`). */
 export function deliveryMethod(delivery: unknown): U<string> {
   if (!Array.isArray(delivery) || delivery[0] !== 'message') return undefined;
-  const msg = delivery[2] as { methargs?: unknown } | null | undefined;
-  return methargsMethod(msg !== null && typeof msg === 'object' ? msg.methargs : undefined);
+  return methargsMethod(messageMethargs(delivery[2]));
 }
 
 /** `dr[1]` when `dr[0]` is not `ok`. */

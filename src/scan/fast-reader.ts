@@ -418,7 +418,8 @@ export class FastReader implements StepHost {
   /**
    * `["message",TARGET,{"methargs":{"body":BODY,...`: the method at the start
    * of BODY (its string decoded, its JSON not parsed); any other kind of
-   * delivery has none.
+   * delivery has none. A message of another shape (2021's `{"method":...,
+   * "args":...}`, message.ts) is not taken: the line goes to the plain path.
    */
   private methodAt(at: number, end: number, checked: boolean): boolean {
     const sc = this.sc;
