@@ -17,7 +17,7 @@ import { BadLine } from '../scan/plain-reader.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
 import { batchBytes, readLines, type LineBatch } from '../source/lines.js';
-import { InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
+import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
 import { HeapGovernor } from './heap-governor.js';
 import { switches, type Switches } from './switches.js';
 
@@ -158,11 +158,20 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
         }
       }
     } catch (err) {
-      // Whatever was read so far is still handed over.
-      assembler.end();
-      if (err instanceof PassError) throw err;
-      if (err instanceof InputError) throw new PassError(err.message, 'read');
-      throw err;
+      try {
+        if (!(err instanceof InputEndsEarly)) throw err;
+        // Gzip data cut short (a live node's newest per-block file, a copy made mid-write): every line it held
+        // was read, its unfinished last line as a plain file's. One warning, counted as a bad line (--strict),
+        // and on with the next input.
+        result.badLines += 1;
+        bad.add(err.line, err.warning);
+      } catch (failure) {
+        // Whatever was read so far is still handed over.
+        assembler.end();
+        if (failure instanceof PassError) throw failure;
+        if (failure instanceof InputError) throw new PassError(failure.message, 'read');
+        throw failure;
+      }
     }
     bad.flush();
   }

@@ -20,9 +20,15 @@
  * comes as a batch of its own, with no spans and a `big` line whose bytes
  * the reader takes as a stream of chunks (scan/big-line.ts), so that it is
  * never held whole. Lines under the threshold take the usual path, untouched.
+ *
+ * Chunks that end with an InputEndsEarly (gzip data cut short: open.ts)
+ * end as any input does, the unfinished last line handed out as the input's
+ * unterminated last line; then the InputEndsEarly is thrown, with the number
+ * of lines read whole.
  */
 import { isAscii } from 'node:buffer';
 import { JoinedBytes, KeptBuffer } from './kept-buffers.js';
+import { InputEndsEarly } from './open.js';
 
 export interface LineBatch {
   /** The bytes holding the lines: valid only until the next batch is asked for. */
@@ -228,13 +234,25 @@ export async function* readLines(
     Symbol.asyncIterator in chunks ? chunks[Symbol.asyncIterator]() : (chunks as Iterable<Buffer>)[Symbol.iterator]();
   /** The rest of a chunk a big line ended in: the next chunk to read. */
   let given: Buffer | undefined;
+  /** The input's data ended early: thrown once its last line is handed out. */
+  let endedEarly: InputEndsEarly | undefined;
   const next = async (): Promise<Buffer | undefined> => {
     if (given !== undefined) {
       const rest = given;
       given = undefined;
       return rest;
     }
-    const r = await source.next();
+    if (endedEarly !== undefined) return undefined;
+    let r: IteratorResult<Buffer>;
+    try {
+      r = await source.next();
+    } catch (err) {
+      if (!(err instanceof InputEndsEarly)) throw err;
+      // The line being read (carried, or a big line) is the unfinished one: those before it are whole.
+      err.wholeLines = lineNo - 1;
+      endedEarly = err;
+      return undefined;
+    }
     return r.done ? undefined : r.value;
   };
   const giveBack = (rest: Buffer): void => {
@@ -305,6 +323,7 @@ export async function* readLines(
       const bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
       if (bytes.length > 0) yield batch(bytes, [0, lineEnd(bytes, 0, bytes.length)], false, lineNo, true);
     }
+    if (endedEarly !== undefined) throw endedEarly;
   } finally {
     carry.release();
     // Stopped early (the consumer stopped, or failed): the source is closed too (its file, its stream).

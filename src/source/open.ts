@@ -3,7 +3,13 @@
  * process substitution (`<(zcat a.gz)`, `/dev/stdin`), or bytes in memory
  * (the in-process entry points and tests). Gzipped input is recognised by
  * its magic bytes (1f 8b), whatever its name, and decompressed on the fly
- * (concatenated gzip members included).
+ * (concatenated gzip members included). Gzip data that ends before its end
+ * (a live node's newest per-block file, a file still being written or
+ * copied mid-write) is not a failure: every byte it decoded comes out, then
+ * the chunks end with an InputEndsEarly, which the line splitter hands on
+ * after the unfinished last line (lines.ts) and the pass reports as a
+ * warning before going on with the next input (run/pass.ts). Other bad gzip
+ * data (bad bytes in the middle) is an InputError.
  *
  * A plain regular file is read synchronously into one reused buffer (a
  * pass has nothing else to do meanwhile: an asynchronous read left the
@@ -32,6 +38,29 @@ export class InputError extends Error {
     readonly why: string,
   ) {
     super(`${file}: ${why}`);
+  }
+}
+
+/**
+ * Gzip data that ends before its end: cut short, or still being written.
+ * Thrown once every line it held was handed out; `wholeLines` (the lines
+ * read whole, with their newline) is set by the line splitter (lines.ts).
+ */
+export class InputEndsEarly extends InputError {
+  wholeLines = 0;
+
+  constructor(file: string) {
+    super(file, 'gzip data ends early (file truncated, or still being written)');
+  }
+
+  /** The line the data ends in (the first not read whole), for a warning as `FILE:LINE: why`. */
+  get line(): number {
+    return this.wholeLines + 1;
+  }
+
+  /** The warning: `gzip data ends early (file truncated, or still being written): read up to line N`. */
+  get warning(): string {
+    return `${this.why}: ${this.wholeLines > 0 ? `read up to line ${this.wholeLines}` : 'no whole line in it'}`;
   }
 }
 
@@ -95,18 +124,86 @@ function* syncChunks(fd: number, path: string, count: (n: number) => void): Gene
   }
 }
 
-function gunzipped(raw: Readable, name: string): Readable {
+/**
+ * The decompressed bytes of raw gzip chunks. zlib is given the next raw
+ * chunk while it decodes one (so that it is never idle waiting for the
+ * reader), and is ended (its final flush, Z_FINISH) only once every byte it
+ * decoded was taken: a final flush that finds the data cut short fails, and
+ * a failing zlib stream drops what it still buffers (Node's
+ * destroy-on-error), which would lose the last lines decoded. So nothing is
+ * left in it then, and the failure, an InputEndsEarly, comes after every
+ * byte the data held. `count` is told the raw bytes read.
+ */
+async function* gunzipped(raw: AsyncIterable<Buffer | string>, name: string, count: (n: number) => void): AsyncGenerator<Buffer> {
   const gunzip = zlib().createGunzip({ chunkSize: GUNZIP_CHUNK });
-  raw.on('error', (err) => gunzip.destroy(err instanceof InputError ? err : new InputError(name, describe(err))));
-  gunzip.on('error', () => raw.destroy());
-  return raw.pipe(gunzip);
+  const input = raw[Symbol.asyncIterator]();
+  let failure: unknown;
+  let wake: (() => void) | undefined;
+  const poke = (): void => {
+    const w = wake;
+    wake = undefined;
+    w?.();
+  };
+  gunzip.on('error', (err) => {
+    failure ??= err;
+    poke();
+  });
+  gunzip.on('readable', poke);
+  gunzip.on('end', poke);
+  /** Raw chunks given to zlib and not yet decoded whole. */
+  let writing = 0;
+  let rawDone = false;
+  const written = (): void => {
+    writing -= 1;
+    poke();
+  };
+  try {
+    for (;;) {
+      const chunk = gunzip.read() as Buffer | null;
+      if (chunk !== null) {
+        yield chunk;
+        continue;
+      }
+      if (failure !== undefined) throw failure;
+      if (gunzip.readableEnded) return;
+      if (!rawDone && writing < 2) {
+        const next = await input.next();
+        if (next.done) {
+          rawDone = true;
+        } else {
+          const bytes = bufferOf(next.value);
+          count(bytes.length);
+          writing += 1;
+          gunzip.write(bytes, written);
+        }
+        continue;
+      }
+      if (rawDone && writing === 0 && !gunzip.writableEnded) {
+        // Every raw byte decoded, and every decoded byte taken: the end.
+        gunzip.end();
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  } catch (err) {
+    throw streamFailure(name, err);
+  } finally {
+    gunzip.destroy();
+    await input.return?.();
+  }
 }
 
-/** What a gzip stream's failure means to a user. */
+/**
+ * What a gzip stream's failure means to a user. zlib's Z_BUF_ERROR ("unexpected
+ * end of file") is its input ending inside a member: data cut short, not bad.
+ */
 export function streamFailure(name: string, err: unknown): InputError {
   if (err instanceof InputError) return err;
   const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'Z_DATA_ERROR' || code === 'Z_BUF_ERROR') return new InputError(name, `not valid gzip data (${(err as Error).message})`);
+  if (code === 'Z_BUF_ERROR') return new InputEndsEarly(name);
+  if (code === 'Z_DATA_ERROR') return new InputError(name, `not valid gzip data (${(err as Error).message})`);
   return new InputError(name, describe(err));
 }
 
@@ -142,11 +239,11 @@ async function streamSource(name: string, input: Readable, rawSize?: number): Pr
     }
   }
   const gzipped = isGzipMagic(firstChunk);
-  // Plain bytes go straight to the line splitter; gzip through a stream into gunzip.
-  const stream = gzipped ? gunzipped(Readable.from(rest(), { objectMode: false }), name) : rest();
+  // Plain bytes go straight to the line splitter; gzip through gunzip.
+  const stream = gzipped ? gunzipped(rest(), name, () => undefined) : failuresNamed(name, rest());
   return {
     name,
-    chunks: () => failuresNamed(name, stream),
+    chunks: () => stream,
     rawBytesRead: () => read,
     rawSize,
     gzipped,
@@ -199,9 +296,8 @@ export async function openPath(path: string): Promise<SlogSource> {
   };
   if (isGzipMagic(head)) {
     const raw = createReadStream('', { fd, highWaterMark: STREAM_CHUNK, start: 0 });
-    raw.on('data', (chunk: Buffer | string) => count(chunk.length));
-    const stream = gunzipped(raw, path);
-    return { name: path, chunks: () => failuresNamed(path, stream), rawBytesRead: () => read, rawSize: size, gzipped: true };
+    const stream = gunzipped(raw, path, count);
+    return { name: path, chunks: () => stream, rawBytesRead: () => read, rawSize: size, gzipped: true };
   }
   return { name: path, chunks: () => syncChunks(fd, path, count), rawBytesRead: () => read, rawSize: size, gzipped: false };
 }
