@@ -43,6 +43,16 @@ const oneLine = (stderr: string): string => {
   return lines[0] as string;
 };
 
+/** A run whose --out is one of its inputs: refused before anything is read (status 2, one line), `out` untouched. */
+async function expectRefused(args: string[], out: string): Promise<void> {
+  const before = readFileSync(out);
+  const r = await runMain(args);
+  expect(r.status).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(oneLine(r.stderr)).toMatch(new RegExp(`^slogulate: --out ${out} is the same file as the input .*; refusing to overwrite it$`));
+  expect(readFileSync(out).equals(before)).toBe(true);
+}
+
 /** A folder holding a copy of the slog, a symlink and a hard link to it, and an annotation file. */
 function workspace(name: string): { ws: string; slog: string; link: string; hard: string; annot: string } {
   const ws = join(dir, name);
@@ -80,12 +90,7 @@ describe('an output that is an input is refused before anything is opened', () =
     ['report -o its annotation file', ['report', '--annotations', w.annot, '-o', w.annot, w.slog], w.annot],
   ];
   it.each(cases)('%s: status 2, one line, the input untouched', async (_what, args, out) => {
-    const before = readFileSync(out);
-    const r = await runMain(args);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(oneLine(r.stderr)).toMatch(new RegExp(`^slogulate: --out ${out} is the same file as the input .*; refusing to overwrite it$`));
-    expect(readFileSync(out).equals(before)).toBe(true);
+    await expectRefused(args, out);
     expect(readFileSync(w.slog).equals(SLOG)).toBe(true);
     expect(temps(w.ws)).toEqual([]);
   });
@@ -132,12 +137,7 @@ describe('a folder read as one slog: none of its files is an output, even with -
     ['blocks -o a per-block file, the folder named with a trailing slash', ['blocks', '--force', '-o', blockFile, `${blocks}/`], blockFile],
   ];
   it.each(cases)('%s: status 2, one line, the file untouched', async (_what, args, out) => {
-    const before = readFileSync(out);
-    const r = await runMain(args);
-    expect(r.status).toBe(2);
-    expect(r.stdout).toBe('');
-    expect(oneLine(r.stderr)).toMatch(new RegExp(`^slogulate: --out ${out} is the same file as the input .*; refusing to overwrite it$`));
-    expect(readFileSync(out).equals(before)).toBe(true);
+    await expectRefused(args, out);
   });
 
   it('a new file in the folder is written, and is not read as part of the slog', async () => {
