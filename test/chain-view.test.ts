@@ -401,6 +401,34 @@ describe('blocks --every and --round-marks on a benchmark slog', () => {
     expect(top[0]?.computrons).toBe(Math.max(...expected.map((e) => e.computrons)));
   });
 
+  it('--every N after a restart: a group names the lowest to the highest crank it holds, and says some ran again', async () => {
+    // restart-replay.slog: cranks up to 54, a restart, cranks from 40 run again. A plain loop: the crank numbers in slog order, and whether each ran before.
+    const nums: Array<{ crankNum: number; again: boolean }> = [];
+    let starts = 0;
+    let before = -1;
+    let max = -1;
+    for (const line of readFileSync(join(REAL, 'restart-replay.slog'), 'utf8').split('\n')) {
+      if (!line.trim()) continue;
+      const e = JSON.parse(line) as { type: string; crankNum?: number };
+      if (e.type === 'kernel-init-start' && (starts += 1) > 1) before = max;
+      if (e.type === 'crank-start' && typeof e.crankNum === 'number') {
+        nums.push({ crankNum: e.crankNum, again: starts > 1 && e.crankNum <= before });
+        max = Math.max(max, e.crankNum);
+      }
+    }
+    expect(nums.some((n) => n.again)).toBe(true);
+    const rows = await jsonLines(['blocks', '--every', '30', '--json', join(REAL, 'restart-replay.slog')]);
+    const expected = [];
+    for (let i = 0; i < nums.length; i += 30) {
+      const part = nums.slice(i, i + 30).map((n) => n.crankNum);
+      const [low, high] = [Math.min(...part), Math.max(...part)];
+      expected.push({ group: low === high ? `crank ${low}` : `cranks ${low}-${high}`, again: nums.slice(i, i + 30).some((n) => n.again) });
+    }
+    expect(rows.map((r) => ({ group: r.group, again: r.again }))).toEqual(expected);
+    const text = (await runMain(['blocks', '--every', '30', join(REAL, 'restart-replay.slog')])).stdout;
+    expect(text.split('\n').filter((l) => l.endsWith('cranks run again after a restart')).length).toBe(expected.filter((e) => e.again).length);
+  });
+
   it('--round-marks: a row per benchmark round, read from the slog\'s console entries', async () => {
     const ROUNDS: Array<[number, number]> = [
       [40, 90],

@@ -44,6 +44,9 @@ interface OpenGroup {
   round?: Round;
   start?: number;
   end?: number;
+  /** The lowest and highest crank numbers: after a restart the numbers go back (cranks run again). */
+  low?: number;
+  high?: number;
 }
 
 export class CrankGroups implements CrankSink {
@@ -88,7 +91,11 @@ export class CrankGroups implements CrankSink {
     if (Number.isFinite(crank.crankNum)) {
       row.firstCrank ??= crank.crankNum;
       row.lastCrank = crank.crankNum;
+      group.low = Math.min(group.low ?? crank.crankNum, crank.crankNum);
+      group.high = Math.max(group.high ?? crank.crankNum, crank.crankNum);
     }
+    // A crank a restart made the kernel run again: the group holds both of its executions.
+    if (crank.again) row.again = true;
     group.start ??= crankStartTime(crank);
     group.end = crankEndTime(crank) ?? group.end;
   }
@@ -138,7 +145,7 @@ export class CrankGroups implements CrankSink {
     if (!group) return;
     this.open = undefined;
     const row = group.row;
-    const range = row.firstCrank === row.lastCrank ? `crank ${row.firstCrank}` : `cranks ${row.firstCrank}-${row.lastCrank}`;
+    const range = group.low === undefined ? 'no crank numbers' : group.low === group.high ? `crank ${group.low}` : `cranks ${group.low}-${group.high}`;
     row.group = group.round ? `"${group.round.benchmark}" round ${group.round.round}` : range;
     if (group.start !== undefined) row.blockTime = group.start;
     if (group.start !== undefined && group.end !== undefined) row.seconds = group.end - group.start;
@@ -156,5 +163,13 @@ export const GROUP_COLUMNS: ReadonlyArray<CellColumn<BlockRow>> = [
   { header: 'cranks', align: 'right', width: 6, cell: (r) => String(r.cranks) },
   { header: 'deliveries', align: 'right', width: 10, cell: (r) => String(r.deliveries) },
   { header: 'computrons', align: 'right', width: 11, cell: (r) => String(r.computrons) },
-  { header: 'note', align: 'left', width: 0, cell: (r) => (r.finished ? '' : 'no end mark') },
+  { header: 'note', align: 'left', width: 0, cell: (r) => groupNote(r) },
 ];
+
+/** A group's note: `no end mark` (a round the slog ends inside), `cranks run again after a restart` (both executions counted). */
+function groupNote(row: BlockRow): string {
+  const notes: string[] = [];
+  if (!row.finished) notes.push('no end mark');
+  if (row.again) notes.push('cranks run again after a restart');
+  return notes.join(', ');
+}
