@@ -22,8 +22,12 @@
  * BENCH_SLOGULATOR=path/to/slogulator-entrypoint.js to run the old
  * slogulator (it is not published on npm: give a checkout of agoric-sdk's
  * packages/swingset-runner with its node_modules; its src/slogulator.js
- * only defines `main`, its entry point runs it); BENCH_KEEP=1 keeps the
- * temp folder.
+ * only defines `main`, its entry point runs it); BENCH_BEFORE=path/to/
+ * bin/slogulate of another build (an older commit, built) runs the
+ * big-local-1200 rows of the render and the analyses with it too, in the
+ * same round-robin, and prints a table of this build's CPU against it
+ * (the median of each round's ratio: the two ran one after the other);
+ * BENCH_KEEP=1 keeps the temp folder.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -45,6 +49,9 @@ const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
 const STARTS = 20;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
 const OLD = process.env.BENCH_SLOGULATOR;
+const BEFORE = process.env.BENCH_BEFORE;
+/** A row of BENCH_BEFORE whose paired CPU ratio is over this is marked slower (the rest is this VM's noise between adjacent runs). */
+const SLOWER_OVER = 1.03;
 
 /** The base of the ratios: the loop most scripts (and the old tools) read slogs with. */
 const READLINE_LOOP = `
@@ -87,6 +94,8 @@ function repeated(argv: readonly string[], n: number): string[] {
 
 const node = process.execPath;
 const slogulate = (...args: string[]): string[] => [node, BIN, ...args];
+/** The same command line, with another build's bin/slogulate. */
+const withBin = (argv: readonly string[], bin: string): string[] => argv.map((a) => (a === BIN ? bin : a.replaceAll(`'${BIN}'`, `'${bin}'`)));
 const has = (cmd: string): boolean => spawnSync(node, [BIN, cmd, '--help'], { stdio: 'ignore' }).status === 0;
 
 function sha(argv: string[], env: NodeJS.ProcessEnv = {}): string {
@@ -142,17 +151,21 @@ async function main(): Promise<void> {
     const top: Row = { table: BIG, name: '`slogulate top FILE`', argv: slogulate('top', plain), maxRatio: 0.25, maxRssMB: 100 };
     const compare: Row = { table: BIG, name: '`slogulate compare FILE FILE`', argv: slogulate('compare', plain, plain), maxRssMB: 100 };
     const trace: Row = { table: BIG, name: '`slogulate trace FILE -o T`', argv: slogulate('trace', plain, '-o', join(dir, 'trace.json'), '--force'), maxRssMB: 100 };
+    const filtered: Row = { table: BIG, name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), maxRatio: 0.45, maxRssMB: 100 };
+    const novatstore: Row = { table: BIG, name: '`slogulate --novatstore FILE`', argv: slogulate('--novatstore', plain), maxRatio: 0.8, maxRssMB: 100 };
+    const gzRow: Row = { table: BIG, name: '`slogulate FILE.gz`', argv: slogulate(gz), base: render, maxRatio: 1.3 };
+    const catRow: Row = { table: BIG, name: '`cat FILE | slogulate -`', argv: ['sh', '-c', `cat '${plain}' | '${node}' '${BIN}' -`], base: render, maxRatio: 1.2 };
     const rows: Row[] = [
       loop,
       render,
-      { table: BIG, name: '`slogulate --nonoise --novatstore --timing FILE`', argv: slogulate('--nonoise', '--novatstore', '--timing', plain), maxRatio: 0.45, maxRssMB: 100 },
-      { table: BIG, name: '`slogulate --novatstore FILE`', argv: slogulate('--novatstore', plain), maxRatio: 0.8, maxRssMB: 100 },
+      filtered,
+      novatstore,
       top,
       stats,
       compare,
       trace,
-      { table: BIG, name: '`slogulate FILE.gz`', argv: slogulate(gz), base: render, maxRatio: 1.3 },
-      { table: BIG, name: '`cat FILE | slogulate -`', argv: ['sh', '-c', `cat '${plain}' | '${node}' '${BIN}' -`], base: render, maxRatio: 1.2 },
+      gzRow,
+      catRow,
       { table: BIG, name: '`SLOGULATE_FAST=0 slogulate FILE` (every line JSON.parsed)', argv: slogulate(plain), env: { SLOGULATE_FAST: '0' } },
     ];
     if (has('report')) rows.push({ table: BIG, name: '`slogulate report FILE -o R.html`', argv: slogulate('report', plain, '-o', join(dir, 'report.html')), base: stats, maxRatio: 1.5 });
@@ -160,6 +173,15 @@ async function main(): Promise<void> {
     const exportRow: Row = { table: BIG, name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), base: stats, maxRatio: 2, maxRssMB: 200 };
     if (has('export')) rows.push(exportRow);
     if (OLD) rows.push({ table: BIG, name: 'the old slogulator (`BENCH_SLOGULATOR`)', argv: [node, OLD, plain] });
+    /** This build's rows and the same commands of BENCH_BEFORE's build, paired. */
+    const befores: Array<{ now: Row; before: Row }> = [];
+    if (BEFORE) {
+      const AB = `this build against BENCH_BEFORE (${BEFORE}) on big-local-1200: CPU time`;
+      // The commands every build has had (trace's --force, report and export are newer).
+      const paired = rows.filter((r) => [render, filtered, novatstore, top, stats, compare, gzRow, catRow].includes(r));
+      for (const now of paired) befores.push({ now, before: { table: AB, name: `${now.name} (before)`, argv: withBin(now.argv, BEFORE) } });
+      rows.push(...befores.map((b) => b.before));
+    }
     else notes.push('the old slogulator: not run (set BENCH_SLOGULATOR to its src/slogulator-entrypoint.js: agoric-sdk\'s packages/swingset-runner is not published on npm)');
 
     const MEM = 'memory: peak RSS flat from 1x to 8x the slog';
@@ -201,7 +223,16 @@ async function main(): Promise<void> {
     const bare: Row = { table: START, name: '`node -e ""`', argv: [node, '-e', ''], starts: STARTS };
     rows.push(bare, { table: START, name: '`slogulate TINY`', argv: slogulate(tiny), base: bare, maxRatio: 1.5, starts: STARTS });
 
-    const chosen = ONLY ? rows.filter((r) => r === loop || r === bare || rows.some((o) => (o.base === r || o.rssNear?.row === r) && ONLY.test(o.name)) || ONLY.test(r.name)) : rows;
+    const chosen = ONLY
+      ? rows.filter(
+          (r) =>
+            r === loop ||
+            r === bare ||
+            rows.some((o) => (o.base === r || o.rssNear?.row === r) && ONLY.test(o.name)) ||
+            ONLY.test(r.name) ||
+            befores.some((b) => b.before === r && ONLY.test(b.now.name)),
+        )
+      : rows;
     const samples = new Map<Row, Sample[]>(chosen.map((r) => [r, []]));
     for (let run = 0; run < RUNS; run += 1) {
       for (const row of chosen) {
@@ -226,7 +257,8 @@ async function main(): Promise<void> {
       `${new Date().toISOString().slice(0, 16)}Z, ${c.length} x ${c[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ` +
         `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; medians of ${RUNS} interleaved runs (memory rows: 2)`,
     );
-    for (const table of [...new Set(chosen.map((r) => r.table))]) {
+    const beforeRows = new Set(befores.map((b) => b.before));
+    for (const table of [...new Set(chosen.filter((r) => !beforeRows.has(r)).map((r) => r.table))]) {
       out.push('', `### ${table}`, '', '| command | CPU s | CPU ratio | wall s | wall ratio | peak RSS MB | target | met |', '|---|---:|---:|---:|---:|---:|---|---|');
       for (const row of chosen.filter((r) => r.table === table)) {
         const base = row.base ?? (table === BIG ? loop : undefined);
@@ -252,6 +284,25 @@ async function main(): Promise<void> {
           `| ${row.name.replaceAll('|', '\\|')} | ${fmt(cpu(row), row.starts ? 3 : 2)} | ${fmt(ratio)} | ${fmt(wall(row), row.starts ? 3 : 2)} | ${fmt(wallRatio)} | ${fmt(rss(row), 0)} | ${targets.join('; ')} | ${verdict} |`,
         );
       }
+    }
+    const paired = befores.filter((b) => samples.has(b.now) && samples.has(b.before));
+    if (paired.length > 0) {
+      out.push(
+        '',
+        `### ${paired[0]?.before.table}`,
+        '',
+        '| command | CPU s before | CPU s now | now / before (medians) | now / before (median of paired runs) | runs now faster | slower |',
+        '|---|---:|---:|---:|---:|---:|---|',
+      );
+      for (const { now, before } of paired) {
+        const pairs = of(now).map((s, i) => (s.cpu ?? NaN) / (of(before)[i]?.cpu ?? NaN));
+        const pairedRatio = median(pairs);
+        const faster = pairs.filter((r) => r < 1).length;
+        out.push(
+          `| ${now.name.replaceAll('|', '\\|')} | ${fmt(cpu(before))} | ${fmt(cpu(now))} | ${fmt(cpu(now) / cpu(before))} | ${fmt(pairedRatio)} | ${faster}/${pairs.length} | ${pairedRatio > SLOWER_OVER ? 'yes' : 'no'} |`,
+        );
+      }
+      notes.push(`against BENCH_BEFORE: "slower" when the median of the paired runs' ratios is over ${SLOWER_OVER} (adjacent runs of one command move by a few % here)`);
     }
     if (samples.has(exportRow) && existsSync(exportDir)) {
       const parquet = filesUnder(exportDir).filter((f) => f.endsWith('.parquet')).reduce((sum, f) => sum + statSync(f).size, 0);
