@@ -340,6 +340,15 @@ describe('the chain view on the other chain slogs', () => {
     }
   });
 
+  it('the render\'s block headers (--nonoise) of the per-block and contextual forms are chain-bot.slog\'s: block 1, not "bootstrap"; its runs from a run-finish whose run-start was dropped', async () => {
+    const headers = async (slog: string): Promise<string[]> =>
+      (await runMain(['--nonoise', slog])).stdout.split('\n').filter((l) => l.startsWith('// block '));
+    const plain = await headers(join(REAL, 'chain-bot.slog'));
+    expect(plain[0]).toMatch(/^\/\/ block 1 .*: runs forced:1, 15 cranks/);
+    expect(await headers(join(REAL, 'block-files-bot'))).toEqual(plain);
+    expect(await headers(join(REAL, 'contextual-bot.jsonl'))).toEqual(plain);
+  });
+
   it('chain-shapes: an upgrade opens its block, an install failure is counted, a block cut short is unfinished', async () => {
     const rows = await jsonLines(['blocks', '--json', join(REAL, 'chain-shapes.synthetic.slog')]);
     expect(rows.map((b) => [b.height, b.upgrade, b.committed, b.finished])).toEqual([

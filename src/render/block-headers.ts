@@ -63,6 +63,8 @@ export class BlockHeaders {
   /** Empty blocks since the last busy one printed. */
   private empty = 0;
   private kernelStarts = 0;
+  /** A run-start was seen and its run-finish not yet. */
+  private runOpen = false;
   /** The highest block seen, and the highest before the last restart. */
   private maxHeight = -Infinity;
   private ranBefore = -Infinity;
@@ -95,6 +97,7 @@ export class BlockHeaders {
       case 'kernel-init-start':
         this.kernelStarts += 1;
         if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxHeight);
+        this.runOpen = false;
         this.close(' (not finished)');
         return false;
       case 'cosmic-swingset-init':
@@ -132,10 +135,24 @@ export class BlockHeaders {
         if (this.block) this.block.endTook = num(e.time) - this.block.endStart;
         this.close('');
         return true;
+      case 'cosmic-swingset-run-finish':
+        // Its run-start is not in the slog (the contextual writer drops the bootstrap block's): the run-finish names the run, as blocks takes it (analyses/blocks.ts).
+        if (this.block && !this.runOpen) {
+          const phase = typeof e.phase === 'string' ? e.phase : '?';
+          this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
+        }
+        this.runOpen = false;
+        return true;
       case 'cosmic-swingset-run-start':
+        this.runOpen = true;
         if (this.block) {
           const phase = typeof e.phase === 'string' ? e.phase : '?';
           this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
+          // A bootstrap block whose cosmic-swingset-init the slog lacks (a per-block file of it): its runs name its height, as model/chain.ts takes it.
+          if (this.block.height === 'bootstrap' && typeof e.blockHeight === 'number') {
+            this.block.height = e.blockHeight;
+            if (e.blockHeight > this.maxHeight) this.maxHeight = e.blockHeight;
+          }
         }
         return true;
       default:
