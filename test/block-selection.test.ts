@@ -163,3 +163,26 @@ describe('--blocks on every command', () => {
     expect(bad.stderr).toBe('slogulate: --blocks: bad block range "1-x" (expected N, N-M, N- or -M, separated by commas)\n');
   });
 });
+
+describe('--nonoise block headers under a selection', () => {
+  /** Each printed block header's height and its "(N empty blocks before)", by height. */
+  const emptyBefore = async (args: string[]): Promise<Map<string, number>> => {
+    const out = new Map<string, number>();
+    for (const line of (await runMain(['--nonoise', ...args, CHAIN_A])).stdout.split('\n')) {
+      const m = /^\/\/ block (\S+) .*?(?:\((\d+) empty blocks? before\))?(?: \(again after restart\))?$/.exec(line);
+      if (m) out.set(m[1] as string, Number(m[2] ?? 0));
+    }
+    return out;
+  };
+
+  it('count as empty only the blocks without cranks, not those whose cranks the selection left out: as the whole render says', async () => {
+    const all = await emptyBefore([]);
+    for (const args of [['--blocks', '7'], ['--blocks', '13'], ['--blocks', '150-'], ['--cranks', '1091-1100']]) {
+      const selected = await emptyBefore(args);
+      expect(selected.size, args.join(' ')).toBeGreaterThan(0);
+      // The first block the selection prints: the empty blocks just before it are the whole render's.
+      const [height, n] = [...selected][0] as [string, number];
+      expect(n, `${args.join(' ')}: block ${height}`).toBe(all.get(height));
+    }
+  });
+});

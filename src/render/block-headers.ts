@@ -38,6 +38,8 @@ interface OpenBlock {
   again: boolean;
   runs: Map<string, number>;
   cranks: number;
+  /** Cranks a selection (--cranks, --vat, --blocks) left out: the block was not empty. */
+  unselected: number;
   computrons: number | undefined;
   /** When the block began (its begin-block), its end-block-start, and how long end-block took. */
   beginTime: unknown;
@@ -115,6 +117,7 @@ export class BlockHeaders {
           again: this.kernelStarts > 1 && height <= this.ranBefore,
           runs: new Map(),
           cranks: 0,
+          unselected: 0,
           computrons: undefined,
           beginTime: e.time,
           endStart: NaN,
@@ -172,6 +175,11 @@ export class BlockHeaders {
     }
   }
 
+  /** A crank the selection leaves out: not printed, not counted, but its block is no empty block. */
+  crankLeftOut(): void {
+    if (this.block) this.block.unselected += 1;
+  }
+
   /** End of input: a block still open is printed as it is. */
   end(): void {
     this.close(' (not finished)');
@@ -183,7 +191,8 @@ export class BlockHeaders {
     if (!block) return;
     this.block = undefined;
     if (block.cranks === 0 && block.text.length === 0) {
-      this.empty += 1;
+      // A block whose cranks the selection left out ends a run of empty blocks; one without cranks adds to it.
+      this.empty = block.unselected > 0 ? 0 : this.empty + 1;
       return;
     }
     const runs = [...block.runs].map(([phase, n]) => `${phase}:${n}`).join(' ');

@@ -199,6 +199,7 @@ export class TextRenderer implements CrankSink {
     this.spilledText = undefined;
     if (options.nonoise && crank.crankType === 'routing') {
       if (!this.selectCrank || this.selectCrank(crank)) this.blocks?.crank(crank);
+      else this.blocks?.crankLeftOut();
       return;
     }
     if (held?.crank === crank) {
@@ -208,7 +209,10 @@ export class TextRenderer implements CrankSink {
     // With crank breaks: a blank line and the header (made once the body is) come first.
     const lines: string[] = options.crankbreaks ? ['', ''] : [];
     appendCrankBody(this.ctx, this.kernel, crank, lines);
-    if (this.selectCrank && !this.selectCrank(crank)) return;
+    if (this.selectCrank && !this.selectCrank(crank)) {
+      this.blocks?.crankLeftOut();
+      return;
+    }
     this.blocks?.crank(crank);
     if (options.crankbreaks) lines[1] = crankHeader(this.ctx, crank);
     if (lines.length === 0) return;
@@ -225,7 +229,10 @@ export class TextRenderer implements CrankSink {
     const rest: string[] = [];
     appendCrankItems(this.ctx, this.kernel, crank, crank.spilled ?? 0, rest);
     appendCrankFinish(this.ctx, crank, rest);
-    if (this.selectCrank && !this.selectCrank(crank)) return;
+    if (this.selectCrank && !this.selectCrank(crank)) {
+      this.blocks?.crankLeftOut();
+      return;
+    }
     this.blocks?.crank(crank);
     if (options.crankbreaks) head[1] = crankHeader(this.ctx, crank);
     // The same text as crank() writes, in pieces (never one string of it all): each line ends with '\n'.
