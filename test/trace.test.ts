@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BIN, readSlog, referenceText, runCli, SLOG_NAMES, slogPath, expectSameText } from './helpers.js';
+import { BIN, readSlog, referenceText, ROOT, runCli, SLOG_NAMES, slogPath, expectSameText } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-trace-'));
@@ -249,6 +249,22 @@ describe('trace options', () => {
     checkFormat(trace);
     const unfinished = trace.traceEvents.filter((e) => e.args?.unfinished === true);
     expect(unfinished.length).toBe(1);
+  });
+
+  it('a restart: the cranks the kernel ran again are drawn again, named and marked as the render marks them', async () => {
+    const slog = join(ROOT, '..', 'shared', 'slogs', 'real', 'restart-replay.slog');
+    const r = await runInProcess(['trace', slog]);
+    expect(r.status).toBe(0);
+    const trace = JSON.parse(r.stdout) as { traceEvents: TraceEvent[] };
+    checkFormat(trace);
+    const cranks = trace.traceEvents.filter((e) => e.cat === 'crank' || e.cat === 'routing').sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
+    const again = cranks.filter((e) => e.args?.again === true);
+    // The render's headers say which cranks ran again.
+    const rendered = (await runInProcess([slog])).stdout.split('\n').filter((l) => l.startsWith('// crank ') && l.endsWith(' (again after restart)'));
+    expect(again.map((e) => e.args?.crank)).toEqual(rendered.map((l) => Number(/^\/\/ crank (\d+)/.exec(l)?.[1])));
+    expect(again.length).toBeGreaterThan(0);
+    expect(again.every((e) => e.name.endsWith(' (again after restart)'))).toBe(true);
+    expect(cranks.filter((e) => e.args?.again !== true).every((e) => !e.name.endsWith('(again after restart)'))).toBe(true);
   });
 
   it('streams: events come out while the slog is still being read', async () => {

@@ -230,7 +230,10 @@ export class TraceWriter implements CrankSink {
     const crankLabel = this.config.annotations.crankLabels.get(crank.crankNum);
     if (crankLabel !== undefined) args.label = crankLabel;
     if (!crank.finish) args.unfinished = true;
-    const name = spill?.name ?? this.firstLine(crank, from) ?? messageText(this.nameCtx, crank.start);
+    // A crank a restart made the kernel run again: both executions are on the timeline, the second marked as the render marks it.
+    if (crank.again) args.again = true;
+    const first = spill?.name ?? this.firstLine(crank, from) ?? messageText(this.nameCtx, crank.start);
+    const name = crank.again ? `${first} (again after restart)` : first;
     this.event({ name, cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
   }
 
@@ -270,7 +273,8 @@ export class TraceWriter implements CrankSink {
     if (typeof message?.type === 'string') args.messageType = message.type;
     if (crank.vatID !== undefined) args.vat = crank.vatID;
     if (!crank.finish) args.unfinished = true;
-    const name = `routing ${messageText(this.ctx, crank.start)}`;
+    if (crank.again) args.again = true;
+    const name = `routing ${messageText(this.ctx, crank.start)}${crank.again ? ' (again after restart)' : ''}`;
     this.event({ name, cat: 'routing', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid: KERNEL_TID, args });
   }
 
