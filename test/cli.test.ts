@@ -125,6 +125,25 @@ describe('annotation files', () => {
     expectSameText(a.stdout, referenceText('a-local-3', 'annotated-nonoise-novatstore'));
   });
 
+  it('two annotation files are refused (exit 2, one line), not the last silently taken: on the render and an analysis, --annotations twice or with --annot', async () => {
+    const one = '../annotations/a-local-3.annot.json';
+    const other = '../../annotations/example.annot.json';
+    for (const args of [
+      ['--annotations', one, '--annotations', other, 'a-local-3.slog'],
+      ['stats', '--annotations', one, '--annotations', other, 'a-local-3.slog'],
+      ['top', '--annotations', one, '--annot', other, 'a-local-3.slog'],
+    ]) {
+      const r = await runInProcess(args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain('one annotation file at a time');
+    }
+    // The same file twice is one file.
+    const same = await runInProcess(['--nonoise', '--annotations', one, '--annot', one, 'a-local-3.slog']);
+    expect(same.status).toBe(0);
+  });
+
   it('the documented example in annotations/ is valid and names things', async () => {
     const r = await runInProcess(['--nonoise', '--annotations', '../../annotations/example.annot.json', 'a-local-3.slog']);
     expect(r.status).toBe(0);

@@ -17,16 +17,27 @@ export function parsePositiveInt(value: string): number {
   return Number(value);
 }
 
+/** One annotation file: a second is refused rather than silently winning over the first. */
+function oneAnnotationFile(value: string, previous: string | undefined): string {
+  if (previous !== undefined && previous !== value) {
+    throw new InvalidArgumentError(`one annotation file at a time (${previous} and ${value}): put their names in one file`);
+  }
+  return value;
+}
+
 /** `--annotations F` and its slogulator alias `--annot F`. */
 export function annotationOptions(): Option[] {
   return [
-    new Option('--annotations <file>', 'name vats, cranks and refs from a JSON annotation file'),
-    new Option('--annot <file>', 'alias of --annotations (the slogulator\'s spelling)'),
+    new Option('--annotations <file>', 'name vats, cranks and refs from a JSON annotation file').argParser(oneAnnotationFile),
+    new Option('--annot <file>', 'alias of --annotations (the slogulator\'s spelling)').argParser(oneAnnotationFile),
   ];
 }
 
 /** Loads the annotation file named by --annotations/--annot, if any. Bad files end the command (exit 2). */
 export function annotationsFrom(opts: { annotations?: string; annot?: string }): Annotations {
+  if (opts.annotations !== undefined && opts.annot !== undefined && opts.annotations !== opts.annot) {
+    throw new CliError(`one annotation file at a time (--annotations ${opts.annotations} and --annot ${opts.annot}): put their names in one file`, EXIT_USAGE);
+  }
   const file = opts.annotations ?? opts.annot;
   if (file === undefined) return emptyAnnotations();
   try {
