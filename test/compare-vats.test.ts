@@ -8,10 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareJson } from '../src/analyses/compare.js';
-import { slogPath } from './helpers.js';
+import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-compare-vats-'));
+const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The slog with vats v6 and v7 trading IDs: the same run, its vats created in the other order. */
@@ -73,6 +74,72 @@ describe('vats created in another order are matched by name', () => {
     expect(byID).toMatchObject({ status: 2, stdout: '' });
     expect(byID.stderr).toBe(
       'slogulate: --fail-on: vat=v7 is bob in the base and alice in the head (vats are matched by name); write vat=bob or vat=alice\n',
+    );
+  });
+});
+
+/**
+ * Every key the JSON report prints, given back as `--fail-on KEY:+0` in one
+ * run: each threshold must read that row's base and head.
+ */
+async function keysReadBack(base: string, head: string): Promise<CompareJson> {
+  const report = await runMain(['compare', '--format', 'json', base, head]);
+  expect(report.status).toBe(0);
+  const json = JSON.parse(report.stdout) as CompareJson;
+  const rows = new Map(json.sections.flatMap((s) => s.rows.map((r) => [r.key, r] as const)));
+  const keys = [...rows.keys()];
+  const back = await runMain(['compare', '--format', 'json', ...keys.flatMap((k) => ['--fail-on', `${k}:+0`]), base, head]);
+  expect(back.stderr).not.toMatch(/--fail-on:/);
+  expect([0, 1]).toContain(back.status);
+  const results = (JSON.parse(back.stdout) as CompareJson).thresholds;
+  expect(results.map((t) => t.metric)).toEqual(keys);
+  for (const t of results) expect([t.base, t.head], t.metric).toEqual([rows.get(t.metric)?.base, rows.get(t.metric)?.head]);
+  return json;
+}
+
+describe('an ID that is a different vat on each side (issue: vat=v6 read as the head vat)', () => {
+  // restart-replay.slog: v6 is bob; a-xs-3.slog: v6 is alice (not in the base), bob is v7.
+  const base = join(REAL, 'restart-replay.slog');
+  const head = slogPath('a-xs-3');
+
+  it('vat=v6 in --fail-on is a usage error naming both vats; the names work', async () => {
+    const r = await runMain(['compare', '--format', 'json', '--fail-on', 'deliveries,vat=v6:+0', base, head]);
+    expect(r).toMatchObject({ status: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      'slogulate: --fail-on: vat=v6 is bob in the base and alice in the head (vats are matched by name); write vat=bob or vat=alice\n',
+    );
+    const byName = await runMain(['compare', '--format', 'json', '--fail-on', 'deliveries,vat=alice:+0', '--fail-on', 'deliveries,vat=bob:+100', base, head]);
+    expect(byName.status).toBe(1);
+    const [alice, bob] = (JSON.parse(byName.stdout) as CompareJson).thresholds;
+    expect(alice).toMatchObject({ base: 0, head: 31, exceeded: true });
+    expect(bob).toMatchObject({ base: 30, head: 49, exceeded: false });
+  });
+
+  it('the report keys alice by her name, not by the ID that is bob in the base; every key reads back as its row', async () => {
+    const json = await keysReadBack(base, head);
+    expect(json.vats).toContainEqual({ key: 'alice', vatName: 'alice', base: null, head: 'v6', matchedBy: 'id' });
+    expect(json.vats).toContainEqual({ key: 'bob', vatName: 'bob', base: 'v6', head: 'v7', matchedBy: 'name' });
+    const keys = json.sections.flatMap((s) => s.rows.map((r) => r.key));
+    expect(keys).toContain('deliveries,vat=alice');
+    expect(keys.filter((k) => /,vat=v6(,|$)/.test(k))).toEqual([]);
+  });
+
+  it('a vat without a name whose ID is another vat on the other side is keyed by its ID and side', async () => {
+    // Base: a-local-3 with v6 and v7 swapped (v6 bob, v7 alice); head: a-local-3 with alice's name taken away (v6 unnamed, v7 bob).
+    const unnamed = join(dir, 'a-local-3-unnamed.slog');
+    const lines = readFileSync(slogPath('a-local-3'), 'utf8').split('\n');
+    const createAlice = lines.findIndex((l) => l.startsWith('{"type":"create-vat","vatID":"v6"'));
+    lines[createAlice] = (lines[createAlice] as string).replace('"name":"alice",', '');
+    writeFileSync(unnamed, lines.join('\n'));
+    const swappedBase = swapped('a-local-3');
+    const json = await keysReadBack(swappedBase, unnamed);
+    expect(json.vats).toContainEqual({ key: 'v6@head', base: null, head: 'v6', matchedBy: 'id' });
+    expect(json.vats).toContainEqual({ key: 'alice', vatName: 'alice', base: 'v7', head: null, matchedBy: 'id' });
+    expect(json.vats).toContainEqual({ key: 'bob', vatName: 'bob', base: 'v6', head: 'v7', matchedBy: 'name' });
+    const r = await runMain(['compare', '--fail-on', 'deliveries,vat=v6:+0', swappedBase, unnamed]);
+    expect(r).toMatchObject({ status: 2, stdout: '' });
+    expect(r.stderr).toBe(
+      'slogulate: --fail-on: vat=v6 is bob in the base and an unnamed vat in the head (vats are matched by name); write vat=bob or vat=v6@head\n',
     );
   });
 });

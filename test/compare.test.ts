@@ -3,7 +3,7 @@
  * no delta; two different slogs give the deltas a plain loop over their JSON
  * lines recomputes (test/compare-loop.ts); selections, rounds and formats.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -259,6 +259,24 @@ describe('benchmark rounds', () => {
     const fromSlog = await compareJson(['--round-marks', marked, marked]);
     const fromLog = await compareJson(['--base-log', log, '--head-log', log, 'a-local-3.slog', 'a-local-3.slog']);
     expect(fromLog.sections).toEqual(fromSlog.sections);
+  });
+
+  it('a log that is a folder, missing or unreadable is one line naming it, exit 2 (not an internal error)', async () => {
+    const folder = join(dir, 'logs');
+    mkdirSync(folder, { recursive: true });
+    const runs = await Promise.all([
+      runInProcess(['compare', '--base-log', log, '--head-log', folder, 'a-local-3.slog', 'b-local-5.slog']),
+      runInProcess(['compare', '--base-log', folder, '--head-log', log, 'a-local-3.slog', 'b-local-5.slog']),
+      // Said first, whatever the slogs hold (a-local-3.slog has no marks of its own).
+      runInProcess(['compare', '--round-marks', '--head-log', folder, 'a-local-3.slog', 'b-local-5.slog']),
+      runInProcess(['compare', '--base-log', log, '--head-log', join(dir, 'nope.log'), 'a-local-3.slog', 'b-local-5.slog']),
+    ]);
+    expect(runs.map((r) => [r.status, r.stdout, r.stderr])).toEqual([
+      [2, '', `slogulate: ${folder}: is a directory\n`],
+      [2, '', `slogulate: ${folder}: is a directory\n`],
+      [2, '', `slogulate: ${folder}: is a directory\n`],
+      [2, '', `slogulate: ${join(dir, 'nope.log')}: no such file\n`],
+    ]);
   });
 
   it('refuses a slog without marks, or marks that come after their cranks (exit 2)', async () => {

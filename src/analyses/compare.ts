@@ -17,8 +17,8 @@
  * compare bob with bob. Each vat row says how its vat was matched, and the
  * comparison lists every vat's match.
  *
- * The JSON form (`COMPARE_JSON_VERSION`) is documented in README.md,
- * "Comparing runs in CI"; it changes only with a new version number.
+ * The JSON form (`COMPARE_JSON_VERSION`) is documented in docs/compare.md,
+ * "The JSON report"; it changes only with a new version number.
  */
 import { compareVatIDs, type DeliveryStats, type SlogAggregate } from './aggregate.js';
 import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from './vat-match.js';
@@ -107,7 +107,10 @@ export interface SideSummary {
 
 /** One vat of either slog, and how it was matched. */
 export interface VatPair {
-  /** How rows and `--fail-on` name it: its ID, or its name when its IDs differ. */
+  /**
+   * How rows and `--fail-on` name it: its ID; its name when its IDs differ, or
+   * when its ID is another vat's on the other side (`v6@head` if it has no name).
+   */
   key: string;
   vatName?: string;
   /** Its ID in each slog; null where the slog does not have it. */
@@ -178,6 +181,7 @@ function sideVats(side: SideData): Map<string, string | undefined> {
   for (const r of side.aggregate.vats) add(r.vatID, r.vatName);
   for (const r of side.aggregate.deliveriesByVat) add(r.vatID, r.vatName);
   for (const r of side.aggregate.deliveriesByVatMethod) add(r.vatID, r.vatName);
+  for (const r of side.aggregate.replays) add(r.vatID, r.vatName);
   for (const vatID of side.syscalls.keys()) add(vatID, undefined);
   return vats;
 }
@@ -220,11 +224,15 @@ class Keys {
   vat(side: Side, r: { vatID?: string }): VatMatch {
     return this.vats.of(side, r.vatID ?? '');
   }
+  /** How rows and `--fail-on` name a vat (vat-match.ts, `keyOf`): one vat's on both sides. */
+  key(m: VatMatch): string {
+    return this.vats.keyOf(m);
+  }
   byVat(side: Side): (r: { vatID?: string }) => string {
-    return (r) => this.vat(side, r).key;
+    return (r) => this.key(this.vat(side, r));
   }
   byVatMethod(side: Side): (r: DeliveryStats) => string {
-    return (r) => `${this.vat(side, r).key}\u0000${r.method ?? ''}`;
+    return (r) => `${this.key(this.vat(side, r))}\u0000${r.method ?? ''}`;
   }
   /** The match of a pair of rows. */
   pair(br: { vatID?: string } | undefined, hr: { vatID?: string } | undefined): VatMatch {
@@ -257,7 +265,7 @@ function replaysByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number
   const rows = unionKeys(b.replays, h.replays, keys.byVat('base'), keys.byVat('head'))
     .map(([, br, hr]) => {
       const vat = keys.pair(br, hr);
-      return row(metricKey(metric, { vat: vat.key }), (br?.deliveries ?? 0) / bd, (hr?.deliveries ?? 0) / hd, vatFields(vat));
+      return row(metricKey(metric, { vat: keys.key(vat) }), (br?.deliveries ?? 0) / bd, (hr?.deliveries ?? 0) / hd, vatFields(vat));
     })
     .sort(byVatThen);
   const total = (agg: SlogAggregate): number => agg.replays.reduce((n, r) => n + r.deliveries, 0);
@@ -270,7 +278,7 @@ function deliveriesByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: num
   const rows = unionKeys(b.deliveriesByVat, h.deliveriesByVat, keys.byVat('base'), keys.byVat('head'))
     .map(([, br, hr]) => {
       const vat = keys.pair(br, hr);
-      return row(metricKey(metric, { vat: vat.key }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, vatFields(vat));
+      return row(metricKey(metric, { vat: keys.key(vat) }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, vatFields(vat));
     })
     .sort(byVatThen);
   rows.push(row(metricKey(metric), b.deliveries.count / bd, h.deliveries.count / hd));
@@ -283,7 +291,7 @@ function deliveriesByVatMethod(b: SlogAggregate, h: SlogAggregate, bd: number, h
     .map(([, br, hr]) => {
       const vat = keys.pair(br, hr);
       const method = (hr ?? br)?.method ?? '';
-      return row(metricKey(metric, { vat: vat.key, method }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, { ...vatFields(vat), method });
+      return row(metricKey(metric, { vat: keys.key(vat), method }), (br?.count ?? 0) / bd, (hr?.count ?? 0) / hd, { ...vatFields(vat), method });
     })
     .sort((x, y) => byVatThen(x, y) || byText(x.method ?? '', y.method ?? ''));
   return { id: 'deliveriesByVatMethod', title: 'Deliveries by vat and method', deterministic: true, unit: 'count', rows };
@@ -309,7 +317,7 @@ function computronsByVat(b: SlogAggregate, h: SlogAggregate, bd: number, hd: num
   )
     .map(([, br, hr]) => {
       const vat = keys.pair(br, hr);
-      return row(metricKey(metric, { vat: vat.key }), (br?.computrons ?? 0) / bd, (hr?.computrons ?? 0) / hd, vatFields(vat));
+      return row(metricKey(metric, { vat: keys.key(vat) }), (br?.computrons ?? 0) / bd, (hr?.computrons ?? 0) / hd, vatFields(vat));
     })
     .sort(byVatThen);
   rows.push(row(metricKey(metric), (b.computrons ?? 0) / bd, (h.computrons ?? 0) / hd));
@@ -342,7 +350,7 @@ function timeSection(b: SlogAggregate, h: SlogAggregate, bd: number, hd: number,
     for (const stat of REPORTED_TIME_STATS) {
       const metric: Metric = { name: `time.${stat}`, kind: 'time', stat };
       rows.push(
-        row(metricKey(metric, { vat: vat.key, method }), statValue(br, stat, bd), statValue(hr, stat, hd), {
+        row(metricKey(metric, { vat: keys.key(vat), method }), statValue(br, stat, bd), statValue(hr, stat, hd), {
           ...vatFields(vat),
           method,
           stat,
@@ -386,8 +394,8 @@ function blockSections(base: SideData, head: SideData): { counts: CompareSection
   };
 }
 
-function vatPair(m: VatMatch): VatPair {
-  return { key: m.key, ...(m.name === undefined ? {} : { vatName: m.name }), base: m.base ?? null, head: m.head ?? null, matchedBy: m.by };
+function vatPair(m: VatMatch, vats: VatMatching): VatPair {
+  return { key: vats.keyOf(m), ...(m.name === undefined ? {} : { vatName: m.name }), base: m.base ?? null, head: m.head ?? null, matchedBy: m.by };
 }
 
 export function compareSides(base: SideData, head: SideData): Comparison {
@@ -414,7 +422,7 @@ export function compareSides(base: SideData, head: SideData): Comparison {
     base: summary(base),
     head: summary(head),
     perRound: base.rounds !== undefined || head.rounds !== undefined,
-    vats: vats.all().map(vatPair),
+    vats: vats.all().map((m) => vatPair(m, vats)),
     sections,
   };
 }

@@ -35,7 +35,7 @@ export interface Metric {
 }
 
 export interface Scope {
-  /** A vat ID (`v9`) or a vat name. */
+  /** A vat ID (`v9`), a vat name, or an ID on one side (`v9@head`; see vat-match.ts). */
   vat?: string;
   /** A delivery method (`makeInvitation`), or a delivery kind (`notify`, `bringOutYourDead`...). */
   method?: string;

@@ -8,9 +8,13 @@
  *     const vats = new VatMatching(vatNamesOf(base), vatNamesOf(head));
  *     vats.of('head', 'v8');   // { key: 'bob', name: 'bob', base: 'v7', head: 'v8', by: 'name' }
  *
- * A vat's `key` is how report rows and `--fail-on` scopes name it: its ID
- * when that is the same on both sides (or it is on one side only), its name
- * when its IDs differ.
+ * A vat's `key` is its ID when that is the same on both sides (or it is on
+ * one side only), its name when its IDs differ. How report rows and
+ * `--fail-on` scopes name it is `keyOf`: its key, unless that is an ID the
+ * other side gives to another vat (`v6` is alice, only in the head, and bob
+ * in the base): then its name, or `v6@head` when it has no name of its own.
+ * Every `keyOf` is read back by `scoped` as that vat; an ID that names
+ * different vats on the two sides is refused there.
  */
 import { compareVatIDs } from './aggregate.js';
 
@@ -18,7 +22,7 @@ export type Side = 'base' | 'head';
 export type VatMatchBy = 'name' | 'id';
 
 export interface VatMatch {
-  /** How rows and thresholds name the vat: `v7`, or `bob` when its IDs differ. */
+  /** `v7`, or `bob` when its IDs differ (rows and thresholds name it by `VatMatching.keyOf`). */
   key: string;
   /** Its name (the head's when the sides differ), if it has one. */
   name?: string;
@@ -90,22 +94,43 @@ export class VatMatching {
   }
 
   /**
-   * The vat a `vat=` scope names, when the matching decides it: its key, its
-   * name, or one side's ID. Throws when an ID names different vats on the two
-   * sides (write the name instead). Undefined: no vat is known by that word.
+   * How report rows and `vat=` scopes name a vat: its key, unless that is an
+   * ID the other side gives to another vat (it is on one side only, and the
+   * other side's vat of that ID is matched elsewhere): then its name when no
+   * other vat has it, else its ID and side (`v6@head`).
+   */
+  keyOf(match: VatMatch): string {
+    const side: Side | undefined = match.head === undefined ? 'base' : match.base === undefined ? 'head' : undefined;
+    if (side === undefined) return match.key;
+    const id = match[side] as string;
+    if (match.key !== id || !this.bySide[other(side)].has(id)) return match.key;
+    const name = match.name;
+    if (name !== undefined && !this.matches.some((m) => m !== match && (m.key === name || m.name === name))) return name;
+    return `${id}@${side}`;
+  }
+
+  /**
+   * The vat a `vat=` scope names, when the matching decides it: its `keyOf`,
+   * its name (matched by name), an ID and side (`v6@head`), or one side's ID.
+   * Throws when an ID names different vats on the two sides (write the name
+   * instead). Undefined: no vat is known by that word.
    */
   scoped(vat: string): VatMatch | undefined {
-    const byKey = this.matches.find((m) => m.key === vat || (m.by === 'name' && m.name === vat));
+    const byKey = this.matches.find((m) => this.keyOf(m) === vat || (m.by === 'name' && m.name === vat));
     if (byKey) return byKey;
+    const sided = /^(.+)@(base|head)$/.exec(vat);
+    if (sided) return this.bySide[sided[2] as Side].get(sided[1] as string);
     const inBase = this.bySide.base.get(vat);
     const inHead = this.bySide.head.get(vat);
     if (inBase && inHead && inBase !== inHead) {
       throw new VatScopeError(
-        `vat=${vat} is ${inBase.name ?? 'a vat'} in the base and ${inHead.name ?? 'another vat'} in the head (vats are matched by name); write vat=${inBase.key} or vat=${inHead.key}`,
+        `vat=${vat} is ${inBase.name ?? 'an unnamed vat'} in the base and ${inHead.name ?? 'an unnamed vat'} in the head (vats are matched by name); write vat=${this.keyOf(inBase)} or vat=${this.keyOf(inHead)}`,
       );
     }
     return inBase ?? inHead;
   }
 }
+
+const other = (side: Side): Side => (side === 'base' ? 'head' : 'base');
 
 export class VatScopeError extends Error {}

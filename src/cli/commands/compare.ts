@@ -20,6 +20,7 @@ import { compareSideOf } from '../../run/analyses.js';
 import { PassError } from '../../run/pass.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { MarkErrors } from '../../run/mark-errors.js';
+import { describe as fileProblem } from '../../source/open.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
@@ -39,8 +40,17 @@ interface CompareCliOptions {
   force?: boolean;
 }
 
-/** Round marks read from a benchmark's console output, one line at a time. */
+/**
+ * Round marks read from a benchmark's console output, one line at a time. A
+ * log that cannot be read (missing, a folder, not readable) is a usage error
+ * naming it: `log: is a directory`.
+ */
 async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
+  const unreadable = (err: unknown): CliError => {
+    const { code, message } = err as NodeJS.ErrnoException;
+    const why = fileProblem(err);
+    return new CliError(`${file}: ${why === message && code !== undefined ? `cannot read (${code})` : why}`, EXIT_USAGE);
+  };
   const stream = createReadStream(file);
   const opened = new Promise<void>((resolve, reject) => {
     stream.once('open', () => resolve());
@@ -49,7 +59,7 @@ async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
   try {
     await opened;
   } catch (err) {
-    throw new CliError(`${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`, EXIT_USAGE);
+    throw unreadable(err);
   }
   let n = 0;
   try {
@@ -59,15 +69,28 @@ async function marksFromLog(file: string, rounds: Rounds): Promise<void> {
     }
   } catch (err) {
     if (err instanceof RoundMarkError) throw new CliError(err.message, EXIT_USAGE);
+    // Opening a folder succeeds; reading it fails (EISDIR), as does a file the system cannot read (EIO).
+    if (typeof (err as NodeJS.ErrnoException).code === 'string') throw unreadable(err);
     throw err;
+  } finally {
+    stream.destroy();
   }
+}
+
+/** A side's rounds, its log's marks read (before any slog, so that a bad log is said first); undefined when not per round. */
+async function roundsOf(perRound: boolean, log: string | undefined): Promise<Rounds | undefined> {
+  if (!perRound) return undefined;
+  const rounds = new Rounds();
+  if (log !== undefined) await marksFromLog(log, rounds);
+  return rounds;
 }
 
 interface SideArgs {
   which: 'base' | 'head';
   file: string;
   log: string | undefined;
-  perRound: boolean;
+  /** Per round: the rounds, with the log's marks when there is a log. */
+  rounds: Rounds | undefined;
   selection: SelectionSpec;
   vatNames: ReadonlyMap<string, string>;
 }
@@ -81,11 +104,7 @@ interface SideRead {
 
 async function readSide(args: SideArgs): Promise<SideRead> {
   const slog = args.file === '-' ? '<stdin>' : args.file;
-  let rounds: Rounds | undefined;
-  if (args.perRound) {
-    rounds = new Rounds();
-    if (args.log !== undefined) await marksFromLog(args.log, rounds);
-  }
+  const rounds = args.rounds;
   const side = compareSideOf({
     inputs: [args.file],
     side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
@@ -191,10 +210,12 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
-    const common = { perRound, selection, vatNames: annotations.vatNames };
+    const common = { selection, vatNames: annotations.vatNames };
+    const baseRounds = await roundsOf(perRound, opts.baseLog);
+    const headRounds = await roundsOf(perRound, opts.headLog);
     const [baseRead, headRead] = await Promise.all([
-      readSide({ ...common, which: 'base', file: base, log: opts.baseLog }),
-      readSide({ ...common, which: 'head', file: head, log: opts.headLog }),
+      readSide({ ...common, which: 'base', file: base, log: opts.baseLog, rounds: baseRounds }),
+      readSide({ ...common, which: 'head', file: head, log: opts.headLog, rounds: headRounds }),
     ]);
     checkSide('base', baseRead, perRound, opts.allowEmpty === true);
     checkSide('head', headRead, perRound, opts.allowEmpty === true);
