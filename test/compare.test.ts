@@ -3,7 +3,7 @@
  * no delta; two different slogs give the deltas a plain loop over their JSON
  * lines recomputes (test/compare-loop.ts); selections, rounds and formats.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
