@@ -88,6 +88,21 @@ describe('query', () => {
     expect(notExport.stderr).toMatch(/not an export folder/);
   });
 
+  it('an SQL without a statement is one line, exit 2, before any slog is read', async () => {
+    const dir = join(scratch, 'no-statement');
+    expect((await runInProcess(['export', CHAIN_BOT, '--to', dir, '--format', 'csv'])).status).toBe(0);
+    for (const sql of ['', ' ', ';', ' ; ;\n', '/* nothing */', '\n-- nothing']) {
+      for (const input of [dir, join(scratch, 'no-such.slog')]) {
+        const r = await runInProcess(['query', sql, input]);
+        expect(r.stderr, JSON.stringify(sql)).toBe('slogulate: query: no SQL statement\n');
+        expect(r.status).toBe(2);
+        expect(r.stdout).toBe('');
+      }
+    }
+    // A comment before a statement is still a statement.
+    expect((await runInProcess(['query', '/* deliveries */ SELECT count(*) AS n FROM deliveries; -- all', dir])).stdout).toBe(' n\n43\n');
+  });
+
   it('a slog on stdin; a mistake in the SQL is one line, exit 2, before the slog is read', async () => {
     const slog = readFileSync(slogPath('b-local-5'));
     const r = await runCli(['query', 'SELECT count(*) AS n FROM cranks'], { stdin: slog });
@@ -133,6 +148,41 @@ describe('export', () => {
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it('interrupted (SIGINT) while DuckDB loads or converts on its worker thread: exit 130, no abort, nothing left behind', async () => {
+    // chain-A: long enough (some 0.7 s) that each signal comes while DuckDB loads, converts, or waits.
+    const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+    const statuses: Array<number | null> = [];
+    for (const delay of [0, 60, 150, 250, 400]) {
+      const parent = join(scratch, `interrupted-parquet-${delay}`);
+      mkdirSync(parent);
+      const target = join(parent, 'tables');
+      const child = spawn(process.execPath, [BIN, 'export', CHAIN_A, '--to', target], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+      // The export has begun (its temporary folder is there, the Parquet worker started), then the delay.
+      for (let i = 0; i < 400 && readdirSync(parent).length === 0; i += 1) await new Promise((r) => setTimeout(r, 5));
+      await new Promise((r) => setTimeout(r, delay));
+      child.kill('SIGINT');
+      const { code, signal } = await exited;
+      expect(signal, `${delay} ms: ${output}`).toBe(null);
+      expect(output, `${delay} ms`).not.toMatch(/terminate called|Napi::Error|Error/);
+      if (code === 0) {
+        // Done before the signal: the export is complete.
+        expect(output).toMatch(/: deliveries 3210, /);
+        expect(readdirSync(parent)).toEqual(['tables']);
+      } else {
+        expect(code, `${delay} ms: ${output}`).toBe(130);
+        expect(output).toBe('');
+        expect(readdirSync(parent)).toEqual([]);
+      }
+      statuses.push(code);
+    }
+    // Most signals came while it worked.
+    expect(statuses.filter((c) => c === 130).length).toBeGreaterThanOrEqual(3);
   });
 
   it('gzipped slogs; --source-prefix; --quiet', async () => {

@@ -153,6 +153,38 @@ describe('query: a folder of slog files is one slog', () => {
   });
 });
 
+describe('query: each input is its own source', () => {
+  it('an export folder and a slog (or another folder) giving one source name are refused, not merged', async () => {
+    const tables = join(scratch, 'chain-bot-tables');
+    expect((await runInProcess(['export', CHAIN_BOT, '--to', tables, '--format', 'csv'])).status).toBe(0);
+    const copy = join(scratch, 'copy-of-tables');
+    expect((await runInProcess(['export', CHAIN_BOT, '--to', copy])).status).toBe(0);
+    const sql = 'SELECT source, count(*) AS n FROM deliveries GROUP BY 1';
+    const refused = async (inputs: string[], message: string): Promise<void> => {
+      const r = await runInProcess(['query', sql, ...inputs]);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toBe(`slogulate: ${message}\n`);
+      expect(r.status).toBe(2);
+    };
+    const how = (slog: boolean): string =>
+      slog ? 'rename the slog, or export it with --source-prefix and query that folder' : 'export one of them again with --source-prefix';
+    await refused([tables, CHAIN_BOT], `${tables} and ${CHAIN_BOT} would both be source=chain-bot.slog: each input is its own source (${how(true)})`);
+    await refused([CHAIN_BOT, tables], `${CHAIN_BOT} and ${tables} would both be source=chain-bot.slog: each input is its own source (${how(true)})`);
+    await refused([tables, copy], `${tables} and ${copy} would both be source=chain-bot.slog: each input is its own source (${how(false)})`);
+    await refused([tables, `${tables}/`], `${tables}/: given twice (each input is its own source: its rows would be counted twice)`);
+    // Before any slog is read: a slog that is not there is not reached.
+    await refused([tables, copy, join(scratch, 'no-such.slog')], `${tables} and ${copy} would both be source=chain-bot.slog: each input is its own source (${how(false)})`);
+
+    // Exported with --source-prefix: two sources, each with its own rows.
+    const node1 = join(scratch, 'node1-tables');
+    expect((await runInProcess(['export', CHAIN_BOT, '--to', node1, '--source-prefix', 'node1-'])).status).toBe(0);
+    expect(await json(`${sql} ORDER BY 1`, [node1, CHAIN_BOT])).toEqual([
+      { source: 'chain-bot.slog', n: 43 },
+      { source: 'node1-chain-bot.slog', n: 43 },
+    ]);
+  });
+});
+
 /** The cells of an aligned text table, and where each column ends (right-aligned) or starts (left-aligned) on every line. */
 function checkAligned(text: string, right: readonly boolean[]): string[][] {
   const lines = text.split('\n');

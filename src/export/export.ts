@@ -11,7 +11,7 @@ import type { CrankSink } from '../model/assembler.js';
 import { RowExtractor } from './extract.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
-import { MANIFEST, prepareTarget, sourceNames, type PreparedTarget } from './target.js';
+import { ExportError, isStopping, MANIFEST, prepareTarget, sourceNames, type PreparedTarget } from './target.js';
 import { csvDataset } from './writers/csv.js';
 import { parquetDataset, type ParquetOptions } from './writers/parquet.js';
 import { sqliteDataset } from './writers/sqlite.js';
@@ -54,7 +54,17 @@ export interface Manifest {
   slogulate: string;
   format: ExportFormat;
   tables: string[];
+  /** The sources it wrote: `--replace` removes these partitions and no others (target.ts). */
+  sources: string[];
 }
+
+/**
+ * How long the pass may run without a turn of the event loop: a file is
+ * read synchronously, so that a signal's handler (cli/commands/export.ts:
+ * stop, remove the temporary folder, exit 130) runs only when the loop
+ * turns.
+ */
+const TURN_MS = 50;
 
 async function openDataset(format: ExportFormat, root: string, tables: readonly AnyTableDef[], parquet?: ParquetOptions): Promise<DatasetWriter> {
   switch (format) {
@@ -74,6 +84,8 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
   const target: PreparedTarget = prepareTarget(request.to, request.format === 'sqlite' ? 'file' : 'dir', {
     replace: request.replace === true,
     inputs,
+    tables: tables.map((t) => t.name),
+    sources: names,
   });
   let dataset: DatasetWriter | undefined;
   try {
@@ -97,7 +109,17 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
           };
         },
       });
-      const run = await request.pass(inputs[i], extractor, () => writer.afterBatch());
+      let lastTurn = Date.now();
+      const afterBatch = async (): Promise<void> => {
+        await writer.afterBatch();
+        if (Date.now() - lastTurn >= TURN_MS) {
+          await new Promise((resolve) => setImmediate(resolve));
+          lastTurn = Date.now();
+        }
+        // A signal came: the pass ends here (its handler ends the process once the export's work has stopped).
+        if (isStopping()) throw new ExportError('stopped', false);
+      };
+      const run = await request.pass(inputs[i], extractor, afterBatch);
       extractor.end();
       await writer.close();
       for (const c of counters) rows[c.table] = c.rows;
@@ -105,7 +127,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
     }
     await dataset.finish();
     if (request.format !== 'sqlite') {
-      const manifest: Manifest = { slogulate: '1', format: request.format, tables: tables.map((t) => t.name) };
+      const manifest: Manifest = { slogulate: '1', format: request.format, tables: tables.map((t) => t.name), sources: names };
       writeFileSync(`${target.temp}/${MANIFEST}`, `${JSON.stringify(manifest, null, 2)}\n`);
     }
     target.commit();

@@ -9,18 +9,21 @@
  * else a slog when it holds slog files (a node's per-block files, or
  * `*.slog`, `*.jsonl`...: source/inputs.ts), read in order as one slog
  * named after the folder, as every command reads it. The SQL is parsed
- * before any slog is read, so that a typo costs nothing.
+ * before any slog is read, so that a typo costs nothing. Each input is
+ * its own source, as in `export`: two inputs that would give the same
+ * source name (two slogs, a slog and an export folder holding its
+ * partition, two export folders) are refused before anything is read.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { folderFiles } from '../source/inputs.js';
 import { openDuckDB, readCsvSql, readParquetSql, sqlName, type DuckDBConnection } from './duckdb.js';
 import { exportSlogs, type SlogPass } from './export.js';
 import { rowWriter, type JsonValue, type QueryFormat } from './query-format.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
-import { ExportError, MANIFEST, trackUnfinished, untrackUnfinished } from './target.js';
+import { ExportError, MANIFEST, sourceNames, trackUnfinished, untrackUnfinished } from './target.js';
 
 export interface QueryRequest {
   sql: string;
@@ -110,9 +113,69 @@ export function inputKind(input: string, tables: readonly AnyTableDef[] = TABLES
   return 'slog';
 }
 
+/**
+ * Whether the SQL holds no statement: nothing but white space, comments
+ * and semicolons (DuckDB's extractStatements fails on it with
+ * `Error in native callback`).
+ */
+export function isBlankSql(sql: string): boolean {
+  return (
+    sql
+      .replace(/--[^\n]*/g, '')
+      .replace(/\/\*[\s\S]*?(\*\/|$)/g, '')
+      .replace(/[\s;]+/g, '') === ''
+  );
+}
+
+/** The source names of an export folder: its tables' `source=NAME` folders. */
+export function exportSources(folder: string, tables: readonly AnyTableDef[] = TABLES): Set<string> {
+  const names = new Set<string>();
+  for (const table of tables) {
+    let entries: string[];
+    try {
+      entries = readdirSync(join(folder, table.name));
+    } catch {
+      continue;
+    }
+    for (const entry of entries) if (entry.startsWith('source=') && isDir(join(folder, table.name, entry))) names.add(entry.slice('source='.length));
+  }
+  return names;
+}
+
+/**
+ * Refuses inputs that would share a source name (their rows would be
+ * counted as one source's): two slogs (sourceNames), or an export folder
+ * and another input giving one of its sources.
+ */
+function checkSources(inputs: readonly string[], kinds: ReadonlyArray<'export' | 'slog'>, tables: readonly AnyTableDef[]): void {
+  const slogs = inputs.filter((_, i) => kinds[i] === 'slog');
+  const slogNames = sourceNames(slogs);
+  const seen = new Map<string, { input: string; kind: 'export' | 'slog' }>();
+  let s = 0;
+  inputs.forEach((input, i) => {
+    const kind = kinds[i] as 'export' | 'slog';
+    const names = kind === 'slog' ? [slogNames[s++] as string] : [...exportSources(input, tables)].sort();
+    for (const name of names) {
+      const first = seen.get(name);
+      if (first) {
+        if (resolve(first.input) === resolve(input)) throw new ExportError(`${input}: given twice (each input is its own source: its rows would be counted twice)`, true);
+        const how =
+          first.kind === 'slog' || kind === 'slog'
+            ? 'rename the slog, or export it with --source-prefix and query that folder'
+            : 'export one of them again with --source-prefix';
+        throw new ExportError(`${first.input} and ${input} would both be source=${name}: each input is its own source (${how})`, true);
+      }
+      seen.set(name, { input, kind });
+    }
+  });
+}
+
 export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
   const tables = request.tables ?? TABLES;
+  // Before anything is read or opened.
+  if (isBlankSql(request.sql)) throw new ExportError('query: no SQL statement', true);
   const kinds = request.inputs.map((input) => inputKind(input, tables));
+  checkSources(request.inputs, kinds, tables);
   const folders = request.inputs.filter((_, i) => kinds[i] === 'export');
   const slogs = request.inputs.filter((_, i) => kinds[i] === 'slog');
   const scratch = mkdtempSync(join(tmpdir(), 'slogulate-query-'));
@@ -122,11 +185,13 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
     const con = await db.connect();
     try {
       // A typo fails before any slog is read.
+      let statements;
       try {
-        await con.extractStatements(request.sql);
+        statements = await con.extractStatements(request.sql);
       } catch (err) {
         throw queryError(err);
       }
+      if (statements.count === 0) throw new ExportError('query: no SQL statement', true);
       if (slogs.length > 0 || request.inputs.length === 0) {
         // CSV: DuckDB reads it as fast as it would convert it to Parquet, and this query reads it once.
         const exported = join(scratch, 'tables');

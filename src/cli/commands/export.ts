@@ -5,10 +5,11 @@
  */
 import { Option, type Command } from 'commander';
 import { exportSlogs, type ExportSummary, type SlogPass } from '../../export/export.js';
-import { ExportError, removeUnfinished } from '../../export/target.js';
+import { ExportError, isStopping, stopUnfinished, TargetWriteError } from '../../export/target.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/writers/writer.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput } from '../output-file.js';
+import { writeError } from '../output.js';
 import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 
@@ -24,8 +25,10 @@ interface ExportCliOptions {
 export const cliExportPass: SlogPass = (file, sink, afterBatch) => passOrFail(exportPass(reportBadLine)(file, sink, afterBatch));
 
 /**
- * On SIGINT or SIGTERM, remove the export's temporary folder (the target
- * stays as it was) and exit 130 or 143, as the signal would have.
+ * On SIGINT or SIGTERM, stop DuckDB's work in order (a Parquet export's
+ * worker thread: exiting under it would abort the process), remove the
+ * export's temporary folder (the target stays as it was) and exit 130 or
+ * 143, as the signal would have. A second signal ends the process at once.
  */
 export function cleanUpOnSignal(): void {
   for (const [signal, status] of [
@@ -33,14 +36,21 @@ export function cleanUpOnSignal(): void {
     ['SIGTERM', 143],
   ] as const) {
     process.once(signal, () => {
-      removeUnfinished();
-      process.exit(status);
+      void stopUnfinished()
+        .catch(() => undefined)
+        .finally(() => process.exit(status));
     });
   }
 }
 
-/** ExportError as the CLI's one-line error. */
-export function cliError(err: unknown): unknown {
+/**
+ * ExportError as the CLI's one-line error. After a signal, the command's
+ * failure is the stop's (a refused conversion...): nothing is said, and
+ * the signal's handler ends the process.
+ */
+export async function cliError(err: unknown): Promise<unknown> {
+  if (isStopping()) await new Promise<never>(() => undefined);
+  if (err instanceof TargetWriteError) return writeError(err.path, err.reason);
   return err instanceof ExportError ? new CliError(err.message, err.usage ? EXIT_USAGE : EXIT_FAILURE) : err;
 }
 
@@ -89,7 +99,7 @@ Examples:
         pass: cliExportPass,
       });
     } catch (err) {
-      throw cliError(err);
+      throw await cliError(err);
     }
     if (!opts.quiet) {
       const out = openOutput(undefined);

@@ -42,7 +42,7 @@ Examples:
         drained: () => out.drained(),
       });
     } catch (err) {
-      throw cliError(err);
+      throw await cliError(err);
     }
     await out.close();
     process.exitCode = EXIT_OK;

@@ -6,7 +6,7 @@
  * run from the TypeScript sources), on this thread.
  */
 import { rmSync } from 'node:fs';
-import { openDuckDB, readCsvSql, sqlString, type ColumnsOf, type DuckDBInstance } from '../duckdb.js';
+import { openDuckDB, readCsvSql, sqlString, type ColumnsOf, type DuckDBConnection, type DuckDBInstance } from '../duckdb.js';
 
 export interface ConvertJob {
   columns: Array<{ name: string; type: string }>;
@@ -28,7 +28,14 @@ export interface Converter {
   /** Loads DuckDB now (it loads on first use otherwise). */
   warm(): void;
   convert(job: ConvertJob): Promise<void>;
+  /** Closes DuckDB once the conversions sent are done. */
   close(): Promise<void>;
+  /**
+   * Stops now (a signal): the running conversion is interrupted, DuckDB
+   * closed once it has loaded and its work has settled; conversions sent
+   * after are refused. Resolves once nothing of DuckDB runs any more.
+   */
+  stop(): Promise<void>;
 }
 
 /**
@@ -55,6 +62,10 @@ export function convertSql(job: ConvertJob): string {
 /** A converter on this thread; DuckDB opens on first use. */
 export function localConverter(settings: ConverterSettings): Converter {
   let db: Promise<DuckDBInstance> | undefined;
+  let stopped = false;
+  /** The connections converting now (interrupted by stop), and every conversion not yet settled. */
+  const active = new Set<DuckDBConnection>();
+  const running = new Set<Promise<void>>();
   const instance = (): Promise<DuckDBInstance> =>
     (db ??= openDuckDB({
       threads: String(settings.threads),
@@ -62,25 +73,47 @@ export function localConverter(settings: ConverterSettings): Converter {
       temp_directory: settings.tempDirectory,
       preserve_insertion_order: 'true',
     }));
+  const stoppedError = (job: ConvertJob): Error => new Error(`writing ${job.parquet}: stopped`);
+  const convert = async (job: ConvertJob): Promise<void> => {
+    if (stopped) throw stoppedError(job);
+    const con = await (await instance()).connect();
+    try {
+      if (stopped) throw stoppedError(job);
+      active.add(con);
+      await con.run(convertSql(job));
+    } catch (err) {
+      // DuckDB's message, first line (the rest is advice on settings).
+      throw new Error(`writing ${job.parquet}: ${((err as Error).message ?? String(err)).split('\n')[0]}`);
+    } finally {
+      active.delete(con);
+      con.closeSync();
+    }
+    rmSync(job.csv, { force: true });
+  };
   return {
     warm() {
       instance().catch(() => undefined);
     },
-    async convert(job) {
-      const con = await (await instance()).connect();
-      try {
-        await con.run(convertSql(job));
-      } catch (err) {
-        // DuckDB's message, first line (the rest is advice on settings).
-        throw new Error(`writing ${job.parquet}: ${((err as Error).message ?? String(err)).split('\n')[0]}`);
-      } finally {
-        con.closeSync();
-      }
-      rmSync(job.csv, { force: true });
+    convert(job) {
+      const work = convert(job);
+      running.add(work);
+      const forget = (): void => void running.delete(work);
+      work.then(forget, forget);
+      return work;
     },
     async close() {
-      if (db) (await db).closeSync();
+      const instance = db;
       db = undefined;
+      if (instance) (await instance).closeSync();
+    },
+    async stop() {
+      stopped = true;
+      for (const con of active) con.interrupt();
+      await Promise.allSettled([...running]);
+      // DuckDB still loading: closed once loaded.
+      const instance = db;
+      db = undefined;
+      if (instance) await instance.then((d) => d.closeSync(), () => undefined);
     },
   };
 }

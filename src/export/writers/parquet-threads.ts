@@ -16,7 +16,9 @@ export function threadConverter(settings: ConverterSettings): Converter {
   const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
   let nextId = 1;
   let failure: Error | undefined;
-  let closed: Promise<void> | undefined;
+  /** The thread's end, once it was asked to end (close or stop). */
+  let ended: Promise<void> | undefined;
+  let stopSent = false;
   const failAll = (err: Error): void => {
     failure ??= err;
     for (const w of waiting.values()) w.reject(err);
@@ -35,6 +37,7 @@ export function threadConverter(settings: ConverterSettings): Converter {
     exited = true;
     if (waiting.size) failAll(new Error(`the Parquet worker stopped (exit ${code})`));
   });
+  const end = (): Promise<void> => (ended ??= exited ? Promise.resolve() : new Promise<void>((resolve) => worker.once('exit', () => resolve())));
   return {
     warm: () => undefined,
     convert(job: ConvertJob) {
@@ -48,12 +51,22 @@ export function threadConverter(settings: ConverterSettings): Converter {
       });
     },
     async close() {
-      if (closed) return closed;
+      if (ended) return ended;
       if (exited) return;
       // The worker closes DuckDB when its jobs are done, then ends.
-      closed = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      const done = end();
       worker.postMessage({ close: true } satisfies ConvertRequest);
-      return closed;
+      return done;
+    },
+    async stop() {
+      if (exited) return;
+      // Even after close: the running job is interrupted instead of finished.
+      const done = end();
+      if (!stopSent) {
+        stopSent = true;
+        worker.postMessage({ stop: true } satisfies ConvertRequest);
+      }
+      return done;
     },
   };
 }

@@ -17,7 +17,7 @@
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { csvLineMaker } from '../csv-text.js';
-import { ExportError } from '../target.js';
+import { ExportError, isStopping, trackStopper, untrackStopper } from '../target.js';
 import type { AnyTableDef } from '../schema.js';
 import type { ConvertJob, Converter } from './parquet-convert.js';
 import { threadConverter } from './parquet-threads.js';
@@ -54,6 +54,8 @@ export interface ParquetOptions {
 }
 
 export function parquetDataset(root: string, options: ParquetOptions = {}): DatasetWriter {
+  // A signal came (stopUnfinished): no DuckDB thread is started that the exit would have to wait for.
+  if (isStopping()) throw new ExportError('stopped', false);
   const staging = `${root}/.staging`;
   mkdirSync(staging, { recursive: true });
   const maxPartChars = options.partChars ?? PART_CHARS;
@@ -64,6 +66,9 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
     tempDirectory: `${staging}/duckdb`,
   });
   converter.warm();
+  // On a signal, DuckDB stops before the process exits (target.ts: stopUnfinished).
+  const stop = (): Promise<void> => converter.stop();
+  trackStopper(stop);
   /** Conversions run one at a time: four at once took 40 MB more for no time saved on two cores. */
   let queue: Promise<void> = Promise.resolve();
   const convert = (job: ConvertJob): Promise<void> => {
@@ -139,10 +144,14 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
     },
     async finish() {
       await converter.close();
+      untrackStopper(stop);
       rmSync(staging, { recursive: true, force: true });
     },
     async abort() {
-      // Let DuckDB finish what it was given (closing it mid-query aborts the process).
+      // DuckDB's running conversion interrupted, the next ones refused, DuckDB closed in order
+      // (closing it mid-query, or ending its thread, aborts the process).
+      await converter.stop();
+      untrackStopper(stop);
       await queue;
       for (const f of open) {
         try {
@@ -152,7 +161,6 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
         }
       }
       open.clear();
-      await converter.close().catch(() => undefined);
     },
   };
 }
