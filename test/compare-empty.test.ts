@@ -50,4 +50,31 @@ describe('a side that is empty or not a slog is an error unless --allow-empty', 
     expect(r.stderr).toBe(`slogulate: head ${empty}: no deliveries: the slog is empty\n`);
     expect(r.stdout).toMatch(/^no threshold exceeded \(1 checked\)$/m);
   });
+
+  it('--allow-empty: the text and markdown reports say which side was compared anyway, not only stderr', async () => {
+    const [text, markdown, base] = await Promise.all([
+      runMain(['compare', '--allow-empty', good, empty]),
+      runMain(['compare', '--allow-empty', '--format', 'markdown', '--fail-on', 'syscalls:+0', good, empty]),
+      runMain(['compare', '--allow-empty', '--format', 'markdown', '--cranks', '99999-', good, good]),
+    ]);
+    expect(text.status).toBe(0);
+    // Under the head lines (base, head, vats), before the tables.
+    const head = text.stdout.split('\n\n')[0]?.split('\n') ?? [];
+    expect(head.slice(0, 2).map((l) => l.split(':')[0])).toEqual(['base', 'head']);
+    expect(head).toContain(`warning: head ${empty}: no deliveries: the slog is empty (compared anyway: --allow-empty)`);
+    expect(markdown.status).toBe(0);
+    const md = markdown.stdout.split('\n');
+    const warning = md.findIndex((l) => l.startsWith('> **Warning:** '));
+    expect(md[warning]).toBe(`> **Warning:** head ${empty.replace(/[\\`*_<>|[\]#]/g, (c) => `\\${c}`)}: no deliveries: the slog is empty (compared anyway: --allow-empty)`);
+    // Right under the verdict, above the side lines and the tables.
+    expect(warning).toBeGreaterThan(md.indexOf('**no threshold exceeded (1 checked)**'));
+    expect(warning).toBeLessThan(md.findIndex((l) => l.startsWith('- base: ')));
+    // Both sides empty: one line each.
+    expect(base.stdout.split('\n').filter((l) => l.startsWith('> **Warning:** '))).toEqual(
+      ['base', 'head'].map((side) => `> **Warning:** ${side} ${good.replace(/[\\`*_<>|[\]#]/g, (c) => `\\${c}`)}: no deliveries in cranks 99999- (compared anyway: --allow-empty)`),
+    );
+    // A side with deliveries: no warning in the report.
+    const fine = await runMain(['compare', '--format', 'markdown', good, good]);
+    expect(fine.stdout).not.toContain('Warning');
+  });
 });

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import type { Command, Option } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/cli/main.js';
 import { runCli, SLOGS } from './helpers.js';
@@ -19,6 +19,30 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const program = await buildProgram({ full: true });
 const subcommands = program.commands.map((c) => c.name());
 const longOptions = (cmd: Command): string[] => [...cmd.options.filter((o) => !o.hidden).map((o) => o.long as string), '--help'];
+
+/**
+ * The values an option takes, where they are a fixed set: commander's
+ * `.choices()`, or what its own parser says when it refuses a value
+ * (`expected one of total, local, ...`: `top --by`). Found from the program,
+ * so that an option added later with a fixed set is checked too.
+ */
+function fixedValues(o: Option): string[] | undefined {
+  if (o.argChoices) return o.argChoices;
+  if (!(o.required || o.optional) || !o.parseArg) return undefined;
+  try {
+    o.parseArg('\u0001not a value\u0001', undefined);
+  } catch (err) {
+    const list = /expected one of (.*)$/.exec((err as Error).message)?.[1];
+    if (list) return list.split(', ');
+  }
+  return undefined;
+}
+const withValues = [program, ...program.commands].flatMap((cmd) =>
+  cmd.options.filter((o) => !o.hidden).flatMap((o) => {
+    const values = fixedValues(o);
+    return values ? [{ cmd, option: o, values }] : [];
+  }),
+);
 
 const hasBash = spawnSync('bash', ['--version']).status === 0;
 const hasZsh = spawnSync('zsh', ['--version']).status === 0;
@@ -75,6 +99,24 @@ describe.skipIf(!hasBash)('bash', () => {
     expect(complete('--cranks', '')).toEqual([]);
   });
 
+  it('completes the values of an option that takes a fixed set: top --by, --format, --sort...', () => {
+    expect(complete('top', '--by', '')).toEqual(['computrons', 'local', 'syscall', 'syscall-count', 'syscall-fraction', 'total']);
+    expect(complete('top', '--by', 'sys')).toEqual(['syscall', 'syscall-count', 'syscall-fraction']);
+    // Repeatable: again after a first one, and after other options.
+    expect(complete('top', '--by', 'total', '-n', '3', '--by', 'lo')).toEqual(['local']);
+    expect(complete('stats', '--format', '')).toEqual(['markdown', 'text']);
+    expect(complete('blocks', '--sort', 'c')).toEqual(['computrons', 'cranks']);
+    // Every such option of every command, found from the program.
+    const names = withValues.map(({ cmd, option }) => `${cmd.name()} ${option.long}`);
+    expect(names).toEqual(expect.arrayContaining(['top --by', 'stats --format', 'compare --format', 'query --format', 'export --format', 'blocks --sort', 'runs --sort']));
+    for (const { cmd, option, values } of withValues) {
+      const words = cmd === program ? [] : [cmd.name()];
+      for (const flag of [option.long, option.short].filter((f): f is string => f !== undefined)) {
+        expect(complete(...words, flag, ''), `${cmd.name()} ${flag}`).toEqual([...values].sort());
+      }
+    }
+  });
+
   it('keeps up with the command line: help and its commands, top/stats -o, --annot, --version', () => {
     expect(complete('he')).toEqual(['help']);
     expect(complete('help', 't')).toEqual(['top', 'trace']);
@@ -99,6 +141,13 @@ describe('zsh', () => {
     for (const name of subcommands) expect(text).toMatch(new RegExp(`^ {4}'${name}:`, 'm'));
     for (const cmd of [program, ...program.commands]) {
       for (const long of longOptions(cmd)) expect(text).toContain(`${long}`);
+    }
+  });
+
+  it('completes the values of an option that takes a fixed set (top --by, --format, --sort...)', () => {
+    expect(text).toMatch(/^ +'\*--by=\[[^\n]*\]:value:\(total local syscall syscall-fraction syscall-count computrons\)' \\$/m);
+    for (const { option, values } of withValues) {
+      expect(text, option.long).toContain(`]:value:(${values.join(' ')})'`);
     }
   });
 

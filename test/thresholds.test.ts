@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson } from '../src/analyses/compare.js';
-import { exceeds, parseThreshold, ThresholdError } from '../src/analyses/thresholds.js';
+import { exceeds, METRICS, parseThreshold, THRESHOLD_GRAMMAR, ThresholdError } from '../src/analyses/thresholds.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
-import { runCli, slogPath } from './helpers.js';
+import { ROOT, runCli, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 describe('parsing', () => {
@@ -22,8 +22,8 @@ describe('parsing', () => {
     });
     expect(parseThreshold('syscalls:+0')).toMatchObject({ metric: { kind: 'syscalls' }, limit: { amount: 0, percent: false } });
     expect(parseThreshold('time.p95:+20%')).toMatchObject({ metric: { name: 'time.p95', kind: 'time', stat: 'p95' } });
-    expect(parseThreshold('time:12.5')).toMatchObject({ metric: { name: 'time.total', stat: 'total' }, limit: { amount: 12.5 } });
-    expect(parseThreshold('syscalls.vatstoreGet , vat=zoe , method=makeInvitation:+3')).toMatchObject({
+    expect(parseThreshold('time:+12.5')).toMatchObject({ metric: { name: 'time.total', stat: 'total' }, limit: { amount: 12.5 } });
+    expect(parseThreshold('syscalls.vatstoreGet,vat=zoe,method=makeInvitation:+3')).toMatchObject({
       metric: { name: 'syscalls.vatstoreGet', kind: 'syscalls', subtype: 'vatstoreGet' },
       scope: { vat: 'zoe', method: 'makeInvitation' },
       limit: { amount: 3, percent: false },
@@ -31,6 +31,10 @@ describe('parsing', () => {
     expect(parseThreshold('cranks.routing:+1')).toMatchObject({ metric: { kind: 'cranks', subtype: 'routing' } });
     // The limit is after the last colon: a method may contain one.
     expect(parseThreshold('deliveries,method=a:b:+1').scope).toEqual({ method: 'a:b' });
+    // A vat name may hold a space inside it (only around the parts is one refused).
+    expect(parseThreshold('deliveries,vat=my vat:+1').scope).toEqual({ vat: 'my vat' });
+    expect(parseThreshold('cranks.abandoned:+0')).toMatchObject({ metric: { kind: 'cranks', subtype: 'abandoned' } });
+    expect(parseThreshold('replays,vat=v1:+2%')).toMatchObject({ metric: { kind: 'replays' }, scope: { vat: 'v1' }, limit: { amount: 2, percent: true } });
   });
 
   const BAD = [
@@ -49,6 +53,22 @@ describe('parsing', () => {
     ':+5%',
     'syscalls.:+0',
     '+5%',
+    // The limit is +N or +N% (docs/compare.md): the + is required, no spaces.
+    'cranks:5',
+    'cranks:5%',
+    'time:12.5',
+    'cranks: +0',
+    'cranks:+0 ',
+    'cranks:+ 0',
+    'cranks:+5 %',
+    ' cranks:+0',
+    'cranks :+0',
+    'syscalls.vatstoreGet , vat=zoe:+3',
+    'syscalls,vat = zoe:+3',
+    'syscalls,vat= zoe:+3',
+    // Counted for the whole slog / per vat only: a scope they cannot honor is refused.
+    'cranks.abandoned,vat=v1:+0',
+    'replays,method=foo:+0',
   ];
 
   it.each(BAD)('refuses %j', (expr) => {
@@ -67,6 +87,36 @@ describe('parsing', () => {
       expect(r.stderr).not.toMatch(/\n\s+at /);
       expect(r.stdout).toBe('');
     });
+  });
+});
+
+describe('the metrics: docs/compare.md, the grammar text and the parser agree', () => {
+  const docs = readFileSync(join(ROOT, 'docs', 'compare.md'), 'utf8');
+  // The `- \`METRIC\`: ...` item of the Thresholds section, up to the next item.
+  const item = /^- `METRIC`: ([\s\S]*?)^- /m.exec(docs.slice(docs.indexOf('## Thresholds')))?.[1] ?? '';
+  const documented = [...item.matchAll(/`([a-z][a-zA-Z0-9.]*(?:\.TYPE)?)`/g)].map((m) => m[1] as string).filter((m) => !m.includes('vatstore'));
+  const grammar = THRESHOLD_GRAMMAR.split('  LIMIT:')[0] ?? '';
+  const inGrammar = [...grammar.matchAll(/\b([a-z]+(?:\.[a-zA-Z0-9]+)*)\b(?=[,\s(]|$)/g)].map((m) => m[1] as string);
+  const concrete = (m: string): string => m.replace('.TYPE', '.send');
+
+  it('docs/compare.md lists every metric the parser takes, and nothing else', () => {
+    expect(item).not.toBe('');
+    expect(new Set(documented)).toEqual(new Set(METRICS));
+  });
+
+  it('the grammar text (help compare, a bad --fail-on) lists every one too', () => {
+    for (const m of METRICS) expect(inGrammar, m).toContain(m);
+  });
+
+  it.each([...METRICS])('%s is accepted, with a +N and a +N% limit', (m) => {
+    expect(parseThreshold(`${concrete(m)}:+0`).metric.kind).toBe(m.split('.')[0]);
+    expect(parseThreshold(`${concrete(m)}:+5%`).limit).toEqual({ amount: 5, percent: true });
+  });
+
+  it('a metric that is not in the list is refused', () => {
+    for (const m of ['crank', 'cranks.all', 'replay', 'replays.count', 'deliveries.send', 'time.p42', 'blocks.busy.mean']) {
+      expect(() => parseThreshold(`${m}:+0`), m).toThrow(ThresholdError);
+    }
   });
 });
 

@@ -20,6 +20,17 @@ export interface ReportOptions {
   changedOnly: boolean;
   /** Vat+method entries in the time section (largest total first); 0 for all. */
   timeRows: number;
+  /**
+   * What the reader must know before trusting any figure, one line each, shown
+   * under the report's head lines: a side compared under `--allow-empty`
+   * (`head empty.slog: no deliveries: the slog is empty`).
+   */
+  warnings?: string[];
+}
+
+/** A side that could not be compared but was (`--allow-empty`): the report says so, not only stderr. */
+export function allowEmptyWarning(problem: string): string {
+  return `${problem} (compared anyway: --allow-empty)`;
 }
 
 const left = (header: string): Column => ({ header, align: 'left' });
@@ -214,6 +225,7 @@ export function compareText(c: Comparison, results: ThresholdResult[], options: 
   const out: string[] = [`base: ${sideText(c.base)}`, `head: ${sideText(c.head)}`, vatsLine(c)];
   const rounds = roundsLine(c);
   if (rounds) out.push(rounds);
+  for (const w of options.warnings ?? []) out.push(`warning: ${w}`);
   out.push('', DETERMINISTIC_NOTE);
   for (const { section, table } of sectionTables(c, options)) {
     out.push('');
@@ -239,6 +251,7 @@ export function compareMarkdown(c: Comparison, results: ThresholdResult[], optio
   const out: string[] = ['## slogulate compare', ''];
   const v = verdict(results);
   if (v) out.push(`**${markdownEscape(v)}**`, '');
+  for (const w of options.warnings ?? []) out.push(`> **Warning:** ${markdownEscape(w)}`, '');
   out.push(`- base: \`${sideText(c.base)}\``, `- head: \`${sideText(c.head)}\``, `- ${markdownEscape(vatsLine(c))}`);
   const rounds = roundsLine(c);
   if (rounds) out.push(`- ${rounds}`);

@@ -2,7 +2,10 @@
  * Benchmark rounds (`--round-marks`): the Benchmarkerator prints, around each
  * round, `Benchmark "open vault" round 1 start crank 7215` and
  * `Benchmark "open vault" round 1 end crank 7495`. A round is the cranks from
- * its start crank to its end crank, both included.
+ * its start crank to its end crank, both included. A round whose end mark
+ * never comes ends where the next round starts (the crank before it), or at
+ * the end of the slog when no round starts after it: rounds never overlap
+ * because a mark is missing.
  *
  * The marks are read from `console` entries of the slog (outside or inside
  * cranks; the entry's args joined by spaces), or beforehand from the
@@ -31,7 +34,7 @@ export interface Round {
   benchmark: string;
   round: number;
   start: number;
-  /** Absent until the end mark is read (or when the slog ends inside the round). */
+  /** Absent until the end mark is read (or when the slog ends inside the round, or its end mark is missing). */
   end?: number;
   /** Cranks of this round handed on. */
   cranks: number;
@@ -99,10 +102,33 @@ export class Rounds {
     round.end = mark.crank;
   }
 
-  /** Is crank `crankNum` inside a round (as far as the marks read so far tell)? */
+  /**
+   * The round started next after `round` (the one whose start crank is the
+   * lowest above `round`'s), as far as the marks read so far tell.
+   */
+  next(round: Round): Round | undefined {
+    let next: Round | undefined;
+    for (const r of this.byKey.values()) {
+      if (r.start > round.start && (next === undefined || r.start < next.start)) next = r;
+    }
+    return next;
+  }
+
+  /**
+   * Is crank `crankNum` inside a round (as far as the marks read so far tell)?
+   * A round holds the cranks from its start to its end mark; without an end
+   * mark, up to the crank before the next round's start (`next`), or on to the
+   * end of the slog: it holds a crank only if no round starts after it up to
+   * that crank.
+   */
   contains(crankNum: number): Round | undefined {
+    let latestStart = -Infinity;
     for (const round of this.byKey.values()) {
-      if (crankNum >= round.start && (round.end === undefined || crankNum <= round.end)) return round;
+      if (round.start <= crankNum && round.start > latestStart) latestStart = round.start;
+    }
+    for (const round of this.byKey.values()) {
+      if (crankNum < round.start) continue;
+      if (round.end === undefined ? round.start === latestStart : crankNum <= round.end) return round;
     }
     return undefined;
   }
@@ -112,9 +138,20 @@ export class Rounds {
     if (crankNum > this.lastCrank) this.lastCrank = crankNum;
   }
 
-  /** Rounds whose end mark never came (counted up to the end of the slog). */
+  /**
+   * Rounds whose end mark never came: each counted up to the next round's
+   * start (`next`), the last one up to the end of the slog.
+   */
   unended(): Round[] {
     return this.all.filter((r) => r.end === undefined);
+  }
+
+  /** Where a round without its end mark was counted up to, in words (for the warning). */
+  unendedText(round: Round): string {
+    const next = this.next(round);
+    if (next === undefined) return 'counted up to the end of the slog';
+    const name = next.benchmark === round.benchmark ? `round ${next.round}` : `Benchmark "${next.benchmark}" round ${next.round}`;
+    return `counted up to crank ${next.start - 1}, where ${name} starts`;
   }
 }
 

@@ -2,7 +2,10 @@
  * Regression thresholds for `slogulate compare --fail-on EXPR`:
  *
  *     EXPR   := METRIC [",vat=" VAT] [",method=" METHOD] ":" LIMIT
- *     LIMIT  := ["+"] NUMBER ["%"]
+ *     LIMIT  := "+" NUMBER ["%"]
+ *
+ * exactly (docs/compare.md): no spaces around the parts, and the limit's `+`
+ * is required (`cranks:5` and `cranks: +0` are refused).
  *
  * `computrons:+5%` fails when the head's computrons exceed the base's by more
  * than 5%; `syscalls:+0` when the head makes any syscall more; `+N` allows an
@@ -23,6 +26,26 @@ export const BLOCK_METRICS = ['blocks.busy', 'blocks.computrons.mean', 'blocks.c
 /** Statistics of delivery times (µs) a `time.STAT` metric can name. */
 export const TIME_STATS = ['total', 'mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
 export type TimeStat = (typeof TIME_STATS)[number];
+
+/**
+ * Every metric `--fail-on` takes (`syscalls.TYPE`: any syscall type), in the
+ * order docs/compare.md and THRESHOLD_GRAMMAR list them (a test holds the
+ * three together).
+ */
+export const METRICS = [
+  'cranks',
+  'cranks.delivery',
+  'cranks.routing',
+  'cranks.abandoned',
+  'deliveries',
+  'syscalls',
+  'syscalls.TYPE',
+  'replays',
+  'computrons',
+  'time',
+  ...TIME_STATS.map((s) => `time.${s}`),
+  ...BLOCK_METRICS,
+] as const;
 
 export interface Metric {
   /** The canonical name: `cranks.delivery`, `syscalls.send`, `time.p95`, `computrons`... */
@@ -60,12 +83,12 @@ export class ThresholdError extends Error {}
 /** Shown with every malformed expression. */
 export const THRESHOLD_GRAMMAR = [
   'expected METRIC[,vat=VAT][,method=METHOD]:LIMIT',
-  '  METRIC: cranks, cranks.delivery, cranks.routing, cranks.abandoned, deliveries, syscalls, syscalls.TYPE (send, vatstoreGet...),',
-  '          replays (deliveries replayed by vats paged in),',
+  '  METRIC: cranks, cranks.delivery, cranks.routing, cranks.abandoned (executions a restart abandoned), deliveries,',
+  '          syscalls, syscalls.TYPE (send, vatstoreGet...), replays (deliveries replayed by vats paged in),',
   '          blocks.busy, blocks.computrons.mean, blocks.computrons.p95, blocks.time.mean, blocks.time.p95',
   '          (chain slogs: per block that ran cranks; time: end-block time, µs),',
   `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs)`,
-  '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base)',
+  '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base); the + is required, no spaces',
   "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
 ].join('\n');
 
@@ -93,30 +116,42 @@ function metricFrom(text: string): Metric {
   throw new ThresholdError(text ? `unknown metric "${text}"` : 'no metric');
 }
 
+const NUMBER = '(\\d+(?:\\.\\d+)?|\\.\\d+)';
+/** `+N` or `+N%`, nothing else. */
+const LIMIT = new RegExp(`^\\+${NUMBER}(%?)$`);
+
 function limitFrom(text: string): Limit {
-  const m = /^\+?(\d+(?:\.\d+)?|\.\d+)(%?)$/.exec(text);
-  if (!m) {
-    if (/^-/.test(text)) throw new ThresholdError(`limit "${text}" is negative (a limit is how much the head may exceed the base)`);
-    throw new ThresholdError(text ? `bad limit "${text}"` : 'no limit after ":"');
-  }
-  return { amount: Number(m[1]), percent: m[2] === '%' };
+  const m = LIMIT.exec(text);
+  if (m) return { amount: Number(m[1]), percent: m[2] === '%' };
+  if (!text) throw new ThresholdError('no limit after ":"');
+  if (text !== text.trim()) throw new ThresholdError(`space around the limit "${text}" (write it as +N or +N%, right after the ":")`);
+  if (/^-/.test(text)) throw new ThresholdError(`limit "${text}" is negative (a limit is how much the head may exceed the base)`);
+  if (new RegExp(`^${NUMBER}%?$`).test(text)) throw new ThresholdError(`limit "${text}" needs a "+" (+${text}: how much the head may exceed the base)`);
+  throw new ThresholdError(`bad limit "${text}"`);
+}
+
+/** Refuses a part of the expression with spaces before or after it (the grammar has none). */
+function unspaced(text: string, what: string): string {
+  if (text !== text.trim()) throw new ThresholdError(`space around ${what} "${text}" (the expression has no spaces around its parts)`);
+  return text;
 }
 
 /** Parses one `--fail-on` expression; throws ThresholdError (the message does not include the grammar). */
 export function parseThreshold(text: string): Threshold {
   const colon = text.lastIndexOf(':');
   if (colon < 0) throw new ThresholdError('no ":" before the limit');
-  const limit = limitFrom(text.slice(colon + 1).trim());
+  const limit = limitFrom(text.slice(colon + 1));
   const [metricText = '', ...scopeParts] = text.slice(0, colon).split(',');
-  const metric = metricFrom(metricText.trim());
+  const metric = metricFrom(unspaced(metricText, 'the metric'));
   const scope: Scope = {};
   for (const raw of scopeParts) {
-    const part = raw.trim();
+    const part = unspaced(raw, 'the scope');
     const eq = part.indexOf('=');
-    const key = eq < 0 ? part : part.slice(0, eq).trim();
-    const value = eq < 0 ? '' : part.slice(eq + 1).trim();
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const value = eq < 0 ? '' : part.slice(eq + 1);
     if (key !== 'vat' && key !== 'method') throw new ThresholdError(`unknown scope "${part}" (vat=VAT or method=METHOD)`);
     if (!value) throw new ThresholdError(`empty ${key}= scope`);
+    unspaced(value, `the ${key}=`);
     if (scope[key] !== undefined) throw new ThresholdError(`${key}= given twice`);
     scope[key] = value;
   }
@@ -126,7 +161,11 @@ export function parseThreshold(text: string): Threshold {
   if (metric.kind === 'cranks') {
     if (scope.method !== undefined) throw new ThresholdError(`${metric.name} cannot be scoped by method (use deliveries)`);
     if (scope.vat !== undefined && metric.subtype === 'routing') throw new ThresholdError('routing cranks have no vat');
+    // Counted apart, for the whole slog only (aggregate.ts): a vat= scope would count the vat's other cranks.
+    if (scope.vat !== undefined && metric.subtype === 'abandoned') throw new ThresholdError('cranks.abandoned is not counted per vat: it takes no vat=');
   }
+  // Replays are counted per vat, not per method.
+  if (metric.kind === 'replays' && scope.method !== undefined) throw new ThresholdError('replays cannot be scoped by method (vat= only)');
   return { text, metric, scope, limit };
 }
 

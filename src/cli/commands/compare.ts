@@ -9,7 +9,7 @@ import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
 import type { SideData } from '../../analyses/compare-side.js';
 import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
-import { compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
+import { allowEmptyWarning, compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
 import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
 import { THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/thresholds.js';
 import type { SelectionSpec } from '../../analyses/selection.js';
@@ -123,8 +123,9 @@ async function readSide(args: SideArgs): Promise<SideRead> {
       const where = args.log ?? `${slog} (console entries)`;
       throw new CliError(`${where}: no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
     }
+    // A round without its end mark ends where the next one starts (rounds.ts), the last one at the end of the slog.
     for (const r of rounds.unended()) {
-      warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
+      warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${rounds.unendedText(r)}`);
     }
   }
   return { data, entries: run.entries, badLines: run.badLines };
@@ -144,13 +145,18 @@ export function sideProblem(side: { entries: number; badLines: number; deliverie
   return side.selection === 'all cranks' ? `no deliveries${where} (not a benchmark's slog?)` : `no deliveries in ${side.selection}${where}`;
 }
 
-/** Ends the command for a side that cannot be compared (unless --allow-empty: then a warning). */
-function checkSide(which: 'base' | 'head', read: SideRead, perRound: boolean, allowEmpty: boolean): void {
+/**
+ * Ends the command for a side that cannot be compared; under --allow-empty, a
+ * warning on stderr, returned for the report to show too (a markdown report is
+ * a pull-request comment, where nobody reads stderr).
+ */
+function checkSide(which: 'base' | 'head', read: SideRead, perRound: boolean, allowEmpty: boolean): string | undefined {
   const agg = read.data.aggregate;
   const problem = sideProblem({ entries: read.entries, badLines: read.badLines, deliveries: agg.deliveries.count, selection: agg.selection, perRound });
-  if (problem === undefined) return;
+  if (problem === undefined) return undefined;
   if (!allowEmpty) throw new CliError(`${which} ${read.data.slog}: ${problem}; --allow-empty compares it anyway`, EXIT_USAGE);
   warn(`${which} ${read.data.slog}: ${problem}`);
+  return allowEmptyWarning(`${which} ${read.data.slog}: ${problem}`);
 }
 
 function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: SideData): void {
@@ -217,8 +223,9 @@ Examples:
       readSide({ ...common, which: 'base', file: base, log: opts.baseLog, rounds: baseRounds }),
       readSide({ ...common, which: 'head', file: head, log: opts.headLog, rounds: headRounds }),
     ]);
-    checkSide('base', baseRead, perRound, opts.allowEmpty === true);
-    checkSide('head', headRead, perRound, opts.allowEmpty === true);
+    const warnings = [checkSide('base', baseRead, perRound, opts.allowEmpty === true), checkSide('head', headRead, perRound, opts.allowEmpty === true)].filter(
+      (w): w is string => w !== undefined,
+    );
     const baseData = baseRead.data;
     const headData = headRead.data;
     warnAboutComputrons(thresholds, baseData, headData);
@@ -230,7 +237,7 @@ Examples:
       throw err;
     }
     const comparison = compareSides(baseData, headData);
-    const report = { changedOnly: opts.changed === true, timeRows: opts.timeRows };
+    const report = { changedOnly: opts.changed === true, timeRows: opts.timeRows, warnings };
     if (opts.format === 'json') out.write(`${JSON.stringify(compareJson(comparison, results), null, 2)}\n`);
     else if (opts.format === 'markdown') out.write(compareMarkdown(comparison, results, report));
     else out.write(compareText(comparison, results, report));

@@ -1,9 +1,13 @@
 /**
  * `slogulate completion bash|zsh`: prints a shell completion script. The
  * subcommands and options are read from the commander program when the
- * script is printed, so every registered command is in it.
+ * script is printed, so every registered command is in it. An option that
+ * takes one of a fixed set of values completes them: commander's
+ * `.choices()` (`--format`, `--sort`...), and `OPTION_VALUES` for an option
+ * that checks its values with a parser of its own (`top --by`, repeatable).
  */
 import { Argument, type Command, type Option } from 'commander';
+import { TOP_KEYS } from '../../analyses/top.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -48,21 +52,33 @@ export interface ProgramSpec {
 const SAFE_WORD = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 const FILE_VALUE = /file|path|dir|slog/i;
 
-function optionSpec(opt: Option): OptionSpec {
+/**
+ * The values of options that take one of a fixed set but check it with their
+ * own parser (commander's `.choices()` cannot accumulate a repeatable option),
+ * so that commander does not know the set: command name, then long flag.
+ * Taken from the same list the option's parser checks against.
+ */
+export const OPTION_VALUES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = {
+  top: { '--by': TOP_KEYS },
+};
+
+function optionSpec(opt: Option, known: Readonly<Record<string, readonly string[]>> = {}): OptionSpec {
   const value = /[<[]([^>\]]*)[>\]]/.exec(opt.flags)?.[1] ?? '';
+  const choices = opt.argChoices ?? (opt.long === undefined ? undefined : known[opt.long]);
   return {
     ...(opt.long ? { long: opt.long } : {}),
     ...(opt.short ? { short: opt.short } : {}),
     description: opt.description,
     takesValue: opt.required || opt.optional,
     file: FILE_VALUE.test(value),
-    ...(opt.argChoices ? { choices: opt.argChoices.filter((c) => SAFE_WORD.test(c)) } : {}),
+    ...(choices ? { choices: choices.filter((c) => SAFE_WORD.test(c)) } : {}),
     repeatable: opt.variadic || /repeatable/i.test(opt.description),
   };
 }
 
-function commandSpec(cmd: Command): CommandSpec {
-  const options = cmd.options.filter((o) => !o.hidden).map(optionSpec);
+function commandSpec(cmd: Command, isRoot = false): CommandSpec {
+  const known = isRoot ? {} : (OPTION_VALUES[cmd.name()] ?? {});
+  const options = cmd.options.filter((o) => !o.hidden).map((o) => optionSpec(o, known));
   options.push({ long: '--help', short: '-h', description: 'display help', takesValue: false, file: false, repeatable: false });
   const args = cmd.registeredArguments.map((a: Argument) => ({
     name: a.name(),
@@ -77,7 +93,7 @@ function commandSpec(cmd: Command): CommandSpec {
 
 /** What the program offers: its options and arguments, and each subcommand's. */
 export function programSpec(program: Command): ProgramSpec {
-  const subcommands = program.commands.filter((c) => SAFE_WORD.test(c.name())).map(commandSpec);
+  const subcommands = program.commands.filter((c) => SAFE_WORD.test(c.name())).map((c) => commandSpec(c));
   if (subcommands.length && !subcommands.some((c) => c.name === 'help')) {
     // commander's implicit `help [command]`
     subcommands.push({
@@ -87,7 +103,7 @@ export function programSpec(program: Command): ProgramSpec {
       args: [{ name: 'command', description: '', required: false, variadic: false, file: false, choices: subcommands.map((c) => c.name) }],
     });
   }
-  return { name: program.name(), root: commandSpec(program), subcommands };
+  return { name: program.name(), root: commandSpec(program, true), subcommands };
 }
 
 const flags = (o: OptionSpec): string[] => [o.short, o.long].filter((f): f is string => f !== undefined && SAFE_WORD.test(f.replace(/^-+/, '')));
