@@ -105,6 +105,11 @@ describe('rounds without their end mark', () => {
       [50, 119, 70],
       [120, 277, 158],
     ]);
+    // Each warning says where its round was cut: at the next round's start, the last at the end of the slog.
+    expect(blocks.stderr.trimEnd().split('\n')).toEqual([
+      `slogulate: ${file}: Benchmark "demo" round 1 has no end mark: counted up to crank 119, where round 2 starts`,
+      `slogulate: ${file}: Benchmark "demo" round 2 has no end mark: counted up to the end of the slog`,
+    ]);
 
     const rounds = new Rounds();
     rounds.noteText('Benchmark "demo" round 1 start crank 50', 'log:1');

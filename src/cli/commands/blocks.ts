@@ -73,7 +73,8 @@ Examples:
       ),
     );
     if (grouped) {
-      for (const r of result.rounds?.unended() ?? []) warn(`${result.pass.name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: counted up to the end of the slog`);
+      const rounds = result.rounds;
+      if (rounds) for (const r of rounds.unended()) warn(`${result.pass.name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${rounds.unendedText(r)}`);
       if (result.rounds && result.rounds.count === 0) {
         throw new CliError(`${result.pass.name} (console entries): no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
       }
