@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chainAHead, ROOT, slogPath } from './helpers.js';
+import { chainAHead, ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runMain } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
@@ -443,21 +443,8 @@ describe('blocks --every and --round-marks on a benchmark slog', () => {
       [40, 90],
       [181, 260],
     ];
-    const mark = (text: string, time: number): string => `${JSON.stringify({ type: 'console', source: 'benchmark', level: 'log', args: [text], time, monotime: 0 })}\n`;
-    const lines: string[] = [];
-    for (const line of readFileSync(slogPath('a-xs-3'), 'utf8').split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line) as { type: string; crankNum?: number; time: number };
-      ROUNDS.forEach(([start], i) => {
-        if (e.type === 'crank-start' && e.crankNum === start) lines.push(mark(`Benchmark "demo" round ${i + 1} start crank ${start}`, e.time));
-      });
-      lines.push(`${line}\n`);
-      ROUNDS.forEach(([, end], i) => {
-        if (e.type === 'crank-finish' && e.crankNum === end) lines.push(mark(`Benchmark "demo" round ${i + 1} end crank ${end}`, e.time));
-      });
-    }
     const marked = join(dir, 'marked.slog');
-    writeFileSync(marked, lines.join(''));
+    writeFileSync(marked, withRoundMarks(readFileSync(slogPath('a-xs-3'), 'utf8'), ROUNDS));
     const cranks = plainCranks(slogPath('a-xs-3'));
     const rows = await jsonLines(['blocks', '--round-marks', '--json', marked]);
     expect(rows.map((r) => ({ group: r.group, cranks: r.cranks, deliveries: r.deliveries, computrons: r.computrons }))).toEqual(

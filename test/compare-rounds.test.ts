@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare.js';
 import { Rounds } from '../src/analyses/rounds.js';
 import { loopSide } from './compare-loop.js';
-import { readSlog, slogPath } from './helpers.js';
+import { readSlog, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 let dir: string;
@@ -20,25 +20,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const mark = (text: string, time: number): string =>
-  `${JSON.stringify({ type: 'console', source: 'benchmark', level: 'log', args: [text], time, monotime: 0 })}\n`;
-
 /** a-local-3 (cranks 0-277) with round marks: `[start, end]`, an end of undefined leaving the end mark out. */
 function markedSlog(name: string, rounds: Array<[number, number | undefined]>): string {
-  const lines: string[] = [];
-  for (const line of readSlog('a-local-3').toString('utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { type: string; crankNum?: number; time: number };
-    rounds.forEach(([start], i) => {
-      if (e.type === 'crank-start' && e.crankNum === start) lines.push(mark(`Benchmark "demo" round ${i + 1} start crank ${start}`, e.time));
-    });
-    lines.push(`${line}\n`);
-    rounds.forEach(([, end], i) => {
-      if (end !== undefined && e.type === 'crank-finish' && e.crankNum === end) lines.push(mark(`Benchmark "demo" round ${i + 1} end crank ${end}`, e.time));
-    });
-  }
   const file = join(dir, name);
-  writeFileSync(file, lines.join(''));
+  writeFileSync(file, withRoundMarks(readSlog('a-local-3').toString('utf8'), rounds));
   return file;
 }
 

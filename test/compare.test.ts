@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
-import { readSlog, runCli, slogPath } from './helpers.js';
+import { readSlog, runCli, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 let dir: string;
@@ -221,20 +221,8 @@ describe('benchmark rounds', () => {
   let log: string;
 
   beforeAll(() => {
-    const lines: string[] = [];
-    for (const line of readSlog('a-local-3').toString('utf8').split('\n')) {
-      if (!line) continue;
-      const e = JSON.parse(line) as { type: string; crankNum?: number; time: number };
-      ROUNDS.forEach(([start], i) => {
-        if (e.type === 'crank-start' && e.crankNum === start) lines.push(mark(`Benchmark "demo" round ${i + 1} start crank ${start}`, e.time));
-      });
-      lines.push(`${line}\n`);
-      ROUNDS.forEach(([, end], i) => {
-        if (e.type === 'crank-finish' && e.crankNum === end) lines.push(mark(`Benchmark "demo" round ${i + 1} end crank ${end}`, e.time));
-      });
-    }
     marked = join(dir, 'marked.slog');
-    writeFileSync(marked, lines.join(''));
+    writeFileSync(marked, withRoundMarks(readSlog('a-local-3').toString('utf8'), ROUNDS));
     log = join(dir, 'bench.log');
     writeFileSync(
       log,

@@ -145,3 +145,26 @@ export function renderArgs(args: readonly string[]): { options: Partial<RenderOp
   }
   return { options, annotations };
 }
+
+/**
+ * A slog's text with benchmark round marks (the console lines a benchmark
+ * logs) put in: for round i+1 of `rounds` (`[start, end]`), a start mark
+ * before crank `start`'s crank-start and an end mark after crank `end`'s
+ * crank-finish; an end of undefined leaves the end mark out.
+ */
+export function withRoundMarks(slogText: string, rounds: ReadonlyArray<readonly [number, number | undefined]>, benchmark = 'demo'): string {
+  const mark = (text: string, time: number): string => `${JSON.stringify({ type: 'console', source: 'benchmark', level: 'log', args: [text], time, monotime: 0 })}\n`;
+  const lines: string[] = [];
+  for (const line of slogText.split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { type: string; crankNum?: number; time: number };
+    rounds.forEach(([start], i) => {
+      if (e.type === 'crank-start' && e.crankNum === start) lines.push(mark(`Benchmark "${benchmark}" round ${i + 1} start crank ${start}`, e.time));
+    });
+    lines.push(`${line}\n`);
+    rounds.forEach(([, end], i) => {
+      if (end !== undefined && e.type === 'crank-finish' && e.crankNum === end) lines.push(mark(`Benchmark "${benchmark}" round ${i + 1} end crank ${end}`, e.time));
+    });
+  }
+  return lines.join('');
+}
