@@ -115,11 +115,15 @@ describe('syscalls', () => {
     ]);
   });
 
-  it('a failed syscall prints its result first', () => {
+  it('a failed syscall prints its result first, and its line shows nothing given back (the error is no value read)', () => {
     const lines = bodyLines(v1(sys(['vatstoreGet', 'v1', 'k'], ['error', 'no such key'])), { nonoise: true });
-    expect(lines).toEqual(['result: error no such key', "vatstoreGet: 'k' : 'no such key'"]);
+    expect(lines).toEqual(['result: error no such key', "vatstoreGet: 'k'"]);
     const tagged = bodyLines(v1(sys(['send', 'ko1', { methargs: sc(['m', []]), result: 'kp1' }], ['error', 'dead'])), { nonoise: true, usesloggertags: true });
-    expect(tagged).toEqual(['syscall-result send: error dead', 'syscall send: @ko1 <- m(): @kp1: unexpected result dead']);
+    expect(tagged).toEqual(['syscall-result send: error dead', 'syscall send: @ko1 <- m(): @kp1']);
+    const after = bodyLines(v1(sys(['vatstoreGetAfter', 'v1', '', 'vc.4.', 'vc.4.{'], ['error', 'bad range'])), { nonoise: true, timing: true });
+    expect(after).toEqual(['result: error bad range', "vatstoreGetAfter: '' 'vc.4.' 'vc.4.{' (17µs)"]);
+    // Under --novatstore a vatstore syscall goes whole: its failure's result: line too.
+    expect(bodyLines(v1(sys(['vatstoreGet', 'v1', 'k'], ['error', 'no such key'])), { nonoise: true, novatstore: true })).toEqual([]);
   });
 
   it('--timing puts the syscall time after each line, --novatstore and --nonoise drop theirs', () => {

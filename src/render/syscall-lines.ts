@@ -101,7 +101,9 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
   // Under --novatstore a vatstore syscall's arguments were not read (render/reads.ts): its name decides first.
   const dropped = options.novatstore && isVatstore(pair.call.name);
   const args = dropped ? undefined : ks ? pair.call.ksc : pair.call.vsc;
-  const slogName = dropped ? pair.call.name : Array.isArray(args) ? String(args[0]) : undefined;
+  // A dropped syscall's lines all go, its failure's `result:` line too.
+  if (dropped) return;
+  const slogName = Array.isArray(args) ? String(args[0]) : undefined;
   if (slogName === undefined) {
     out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
     return;
@@ -119,7 +121,6 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
     }
     if (status !== 'ok') out.push(`${options.usesloggertags ? `syscall-result ${name}` : 'result'}: ${inline(status)} ${inline(value)}`);
   }
-  if (dropped) return;
   if (name === 'subscribe' && options.nonoise && (value === null || value === undefined)) return;
   if (!Array.isArray(args)) {
     out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
@@ -127,18 +128,18 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
   }
 
   let text = callText(ctx, syscallCall(args, ks), options.usesloggertags ? `syscall ${name}` : name);
-  if (result) {
+  // What the syscall gave back, after it; a failed one gave nothing back (its `result:` line above says what went wrong).
+  if (result && status === 'ok') {
     if (NULL_RESULT.has(name)) {
       if (value !== null && value !== undefined) text = `${text}: unexpected result ${inline(value)}`;
     } else if (name === 'invoke' || name === 'callNow') {
-      // The result after the colon; a failed one has none (its `result:` line above says what went wrong).
-      if (status === 'ok') text = `${text}: ${renderCapData(value, ctx.value)}`;
+      text = `${text}: ${renderCapData(value, ctx.value)}`;
     } else if (name === 'vatstoreGet' || name === 'vatstoreGetNextKey') {
       text = `${text} : '${value === null ? 'null' : inline(value)}'`;
     } else if (name === 'vatstoreGetAfter') {
       text = `${text} : ${keyValue(value)}`;
     }
-    if (options.timing && !options.noTimes) text = `${text} (${micros(pair.seconds)})`;
   }
+  if (result && options.timing && !options.noTimes) text = `${text} (${micros(pair.seconds)})`;
   out.push(text);
 }
