@@ -141,3 +141,36 @@ describe('annotate --merge', () => {
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(json);
   });
 });
+
+describe('annotate on real slogs whose vats have no names', () => {
+  /** The kernel's bootstrap(vats, devices) message in a slog, by a plain loop: each vat root's name in its `vats` record, by kref. */
+  function recordNames(file: string): Map<string, string> {
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.includes('bootstrap')) continue;
+      const e = JSON.parse(line) as { type: string; replay?: boolean; kd?: unknown[]; message?: { msg?: { methargs?: { body: string; slots: string[] } } } };
+      const msg = e.type === 'deliver' && e.replay !== true ? (e.kd?.[2] as { methargs?: { body: string; slots: string[] } } | undefined) : e.message?.msg;
+      const methargs = msg?.methargs;
+      if (!methargs || !methargs.body.startsWith('#["bootstrap",')) continue;
+      const [, args] = JSON.parse(methargs.body.slice(1)) as [string, [Record<string, string>]];
+      const names = new Map<string, string>();
+      for (const [name, ref] of Object.entries(args[0])) {
+        const slot = /^\$(\d+)/.exec(ref)?.[1];
+        if (slot !== undefined) names.set(methargs.slots[Number(slot)] as string, name);
+      }
+      return names;
+    }
+    throw new Error(`${file}: no bootstrap message`);
+  }
+
+  it.each(['restart-replay.slog', 'mid-crank-start.slog'])('%s: a root is named by its entry in bootstrap\'s vats record (bootstrap.root, not v1.root), its re-exports after it', async (slog) => {
+    const file = join(FIXTURES, '..', '..', 'shared', 'slogs', 'real', slog);
+    const r = await runInProcess(['annotate', file]);
+    expect(r.status).toBe(0);
+    const names = (JSON.parse(r.stdout) as AnnotationJson).kernelRefs ?? {};
+    const record = recordNames(file);
+    expect(record.size).toBeGreaterThan(3);
+    for (const [kref, name] of record) if (kref.startsWith('ko')) expect(names[kref], kref).toBe(`${name}.root`);
+    // No root is named by a bare vat ID when the record names its vat.
+    expect(Object.values(names).filter((n) => /^v\d+\.root/.test(n) && n.startsWith('v1.'))).toEqual([]);
+  });
+});

@@ -111,6 +111,21 @@ export class AutoNames {
     return annotations.kernelRefs.get(kref) ?? this.name(id) ?? `@${kref}`;
   }
 
+  /** Vats by the name bootstrap's `vats` record gives their root (model/krefs.ts bootstrapNames); made when first asked, once the slog was read. */
+  private recordNames: Map<string, string> | undefined;
+
+  /** The name bootstrap's `vats` record gives a vat's root, for a vat nothing else names. */
+  private recordName(vatID: string): string | undefined {
+    if (!this.recordNames) {
+      this.recordNames = new Map();
+      for (const [id, name] of this.model.bootstrapNames) {
+        const f = this.model.facts(id);
+        if (f?.root && f.owner !== undefined && !this.recordNames.has(f.owner)) this.recordNames.set(f.owner, name);
+      }
+    }
+    return this.recordNames.get(vatID);
+  }
+
   /** The parent's name, or its kref when it has none. */
   private parentName(parent: KrefId): string {
     return this.cache.get(parent) ?? formatKref(parent);
@@ -119,7 +134,8 @@ export class AutoNames {
   private compute(id: KrefId): string | undefined {
     const f = this.model.facts(id);
     if (!f) return undefined;
-    if (f.root && f.owner !== undefined) return `${this.vatName(f.owner)}.root`;
+    // A vat's root: its vat's name, else the name bootstrap's `vats` record gives it, else its vat ID.
+    if (f.root && f.owner !== undefined) return `${this.vats.lookup(f.owner) ?? this.recordName(f.owner) ?? f.owner}.root`;
     const promise = f.kind === KIND_PROMISE;
     switch (f.origin) {
       case Origin.SEND_RESULT:
@@ -131,8 +147,8 @@ export class AutoNames {
         if (promise) return `${message}/arg${f.ordinal > 1 ? f.ordinal : ''}p`;
         if (f.origin === Origin.KERNEL_ARG) {
           // The kernel's bootstrap(vats, devices): `{comms: root, ...}` names vat roots, `{timer: device}` devices.
-          const root = f.method === 'bootstrap' ? /^\[0\]\.([^.[\]]+)$/.exec(f.path ?? '')?.[1] : undefined;
-          if (root !== undefined && f.kind === KIND_OBJECT) return `${root}.root`;
+          const root = bootstrapRecordName(f);
+          if (root !== undefined) return `${root}.root`;
           const key = f.kind === KIND_DEVICE ? lastKey(f.path) : undefined;
           if (key !== undefined) return key;
         }
@@ -240,4 +256,10 @@ export function annotationFile(names: AutoNames, merge: Annotations | undefined)
     result.vatRefs = Object.fromEntries([...merge.vatRefs].map(([vat, table]) => [vat, Object.fromEntries(table)]));
   }
   return result as AnnotationJson;
+}
+
+/** The key an object has in the kernel's bootstrap(vats, ...) record (`{comms: root, ...}`): its vat's name there. */
+function bootstrapRecordName(f: KrefFacts): string | undefined {
+  if (f.origin !== Origin.KERNEL_ARG || f.method !== 'bootstrap' || f.kind !== KIND_OBJECT) return undefined;
+  return /^\[0\]\.([^.[\]]+)$/.exec(f.path ?? '')?.[1];
 }

@@ -175,6 +175,8 @@ export class KrefModel implements CrankSink {
   private readonly rows = new KrefRows(WIDTH);
   /** Method names (as printed), vat IDs and value paths. */
   readonly methods = new Interner();
+  /** The names the kernel's bootstrap(vats, devices) gives objects (`{comms: root, ...}`): a root's name when its vat has none. */
+  readonly bootstrapNames = new Map<KrefId, string>();
   readonly vats = new Interner();
   readonly paths = new Interner();
   private readonly sendCounts: number[] = [];
@@ -368,10 +370,31 @@ export class KrefModel implements CrankSink {
       const msg = message.msg as { result?: unknown } | undefined;
       this.see(message.target, -1);
       const result = krefId(msg?.result);
-      if (result >= 0 && !this.rows.has(result)) this.kernelMessage(messageMethargs(msg), result);
+      const methargs = messageMethargs(msg);
+      this.noteBootstrapRecord(methargs);
+      if (result >= 0 && !this.rows.has(result)) this.kernelMessage(methargs, result);
     } else if (message?.type === 'notify') {
       this.see(message.kpid, -1);
     }
+  }
+
+  /**
+   * The kernel's bootstrap(vats, devices) message (told by its body's first
+   * bytes, so that no other message is decoded for it): the key each object
+   * has in its first argument names it (`{comms: root, ...}`).
+   */
+  private noteBootstrapRecord(methargs: unknown): void {
+    if (!isCapData(methargs)) return;
+    const body = methargs.body;
+    if (typeof body !== 'string' || !(body.startsWith('#["bootstrap",') || body.startsWith('["bootstrap",'))) return;
+    const decoded = decodeCapData(methargs);
+    if (!decoded) return;
+    const slots = methargs.slots;
+    walkArgsSlots(decoded, (slot, path) => {
+      const name = /^\[0\]\.([^.[\]]+)$/.exec(path)?.[1];
+      const id = krefId(slots[slot]);
+      if (name !== undefined && id >= 0 && krefKind(id) === KIND_OBJECT && !this.bootstrapNames.has(id)) this.bootstrapNames.set(id, name);
+    });
   }
 
   /** A message no vat's send created: counted, its result and new arguments made by the kernel. */
@@ -442,6 +465,7 @@ export class KrefModel implements CrankSink {
     const result = krefId(msg.result);
     // Today's `{methargs, result}` or 2021's `{method, args, result}` (scan/message.ts).
     const methargs = messageMethargs(msg);
+    if (live) this.noteBootstrapRecord(methargs);
     if (result >= 0) {
       if (!this.rows.has(result) && live) this.kernelMessage(methargs, result);
       const origin = this.rows.get(result, F_ORIGIN);
