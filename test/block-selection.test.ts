@@ -175,6 +175,27 @@ describe('--nonoise block headers under a selection', () => {
     return out;
   };
 
+  it('count the heights of the empty blocks before: a block run again after a restart once (chain-A: 83-87, block 85 twice)', async () => {
+    const all = await emptyBefore([]);
+    const rows = (await runMain(['blocks', '--json', CHAIN_A])).stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { height: number; cranks: number });
+    // Each printed (busy) block: the distinct heights of the empty blocks since the busy one before it.
+    let since = new Set<number>();
+    const expected = new Map<string, number>();
+    for (const row of rows) {
+      if (row.cranks === 0) since.add(row.height);
+      else {
+        expected.set(String(row.height), since.size);
+        since = new Set();
+      }
+    }
+    expect(rows.filter((r) => r.height === 85).length).toBe(2);
+    expect(all.get('88')).toBe(5);
+    for (const [height, n] of all) expect(n, `block ${height}`).toBe(expected.get(height));
+  });
+
   it('count as empty only the blocks without cranks, not those whose cranks the selection left out: as the whole render says', async () => {
     const all = await emptyBefore([]);
     for (const args of [['--blocks', '7'], ['--blocks', '13'], ['--blocks', '150-'], ['--cranks', '1091-1100']]) {

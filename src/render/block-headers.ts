@@ -64,6 +64,8 @@ export class BlockHeaders {
   private initHeight: unknown;
   /** Empty blocks since the last busy one printed. */
   private empty = 0;
+  /** The heights of those empty blocks: one run again after a restart is counted once. */
+  private readonly emptyHeights = new Set<unknown>();
   private kernelStarts = 0;
   /** A run-start was seen and its run-finish not yet. */
   private runOpen = false;
@@ -192,7 +194,13 @@ export class BlockHeaders {
     this.block = undefined;
     if (block.cranks === 0 && block.text.length === 0) {
       // A block whose cranks the selection left out ends a run of empty blocks; one without cranks adds to it.
-      this.empty = block.unselected > 0 ? 0 : this.empty + 1;
+      if (block.unselected > 0) {
+        this.empty = 0;
+        this.emptyHeights.clear();
+      } else if (!this.emptyHeights.has(block.height)) {
+        this.empty += 1;
+        this.emptyHeights.add(block.height);
+      }
       return;
     }
     const runs = [...block.runs].map(([phase, n]) => `${phase}:${n}`).join(' ');
@@ -201,6 +209,7 @@ export class BlockHeaders {
     if (!this.ctx.options.noTimes && !Number.isNaN(block.endTook)) parts.push(`end-block${this.ctx.took(block.endTook)}`);
     const empty = this.empty ? ` (${this.empty} empty block${this.empty === 1 ? '' : 's'} before)` : '';
     this.empty = 0;
+    this.emptyHeights.clear();
     const again = block.again ? ' (again after restart)' : '';
     const header = `// block ${String(block.height)} ${utc(block.blockTime)}: ${parts.join(', ')}${empty}${suffix}${again}`;
     // Crank texts begin with a blank line; the header gets one of its own.
