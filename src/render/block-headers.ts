@@ -62,9 +62,7 @@ export class BlockHeaders {
   private block: OpenBlock | undefined;
   /** The bootstrap block's height (cosmic-swingset-init.blockHeight). */
   private initHeight: unknown;
-  /** Empty blocks since the last busy one printed. */
-  private empty = 0;
-  /** The heights of those empty blocks: one run again after a restart is counted once. */
+  /** The heights of the empty blocks since the last busy one printed: one run again after a restart counts once. */
   private readonly emptyHeights = new Set<unknown>();
   private kernelStarts = 0;
   /** A run-start was seen and its run-finish not yet. */
@@ -142,22 +140,16 @@ export class BlockHeaders {
         return true;
       case 'cosmic-swingset-run-finish':
         // Its run-start is not in the slog (the contextual writer drops the bootstrap block's): the run-finish names the run, as blocks takes it (analyses/blocks.ts).
-        if (this.block && !this.runOpen) {
-          const phase = typeof e.phase === 'string' ? e.phase : '?';
-          this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
-        }
+        if (!this.runOpen) this.countRun(e);
         this.runOpen = false;
         return true;
       case 'cosmic-swingset-run-start':
         this.runOpen = true;
-        if (this.block) {
-          const phase = typeof e.phase === 'string' ? e.phase : '?';
-          this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
-          // A bootstrap block whose cosmic-swingset-init the slog lacks (a per-block file of it): its runs name its height, as model/chain.ts takes it.
-          if (this.block.height === 'bootstrap' && typeof e.blockHeight === 'number') {
-            this.block.height = e.blockHeight;
-            if (e.blockHeight > this.maxHeight) this.maxHeight = e.blockHeight;
-          }
+        this.countRun(e);
+        // A bootstrap block whose cosmic-swingset-init the slog lacks (a per-block file of it): its runs name its height, as model/chain.ts takes it.
+        if (this.block?.height === 'bootstrap' && typeof e.blockHeight === 'number') {
+          this.block.height = e.blockHeight;
+          if (e.blockHeight > this.maxHeight) this.maxHeight = e.blockHeight;
         }
         return true;
       default:
@@ -177,6 +169,13 @@ export class BlockHeaders {
     }
   }
 
+  /** A run of the open block, by its phase (from its run-start, or its run-finish when the slog lacks the start). */
+  private countRun(e: OtherEntry): void {
+    if (!this.block) return;
+    const phase = typeof e.phase === 'string' ? e.phase : '?';
+    this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
+  }
+
   /** A crank the selection leaves out: not printed, not counted, but its block is no empty block. */
   crankLeftOut(): void {
     if (this.block) this.block.unselected += 1;
@@ -194,21 +193,16 @@ export class BlockHeaders {
     this.block = undefined;
     if (block.cranks === 0 && block.text.length === 0) {
       // A block whose cranks the selection left out ends a run of empty blocks; one without cranks adds to it.
-      if (block.unselected > 0) {
-        this.empty = 0;
-        this.emptyHeights.clear();
-      } else if (!this.emptyHeights.has(block.height)) {
-        this.empty += 1;
-        this.emptyHeights.add(block.height);
-      }
+      if (block.unselected > 0) this.emptyHeights.clear();
+      else this.emptyHeights.add(block.height);
       return;
     }
     const runs = [...block.runs].map(([phase, n]) => `${phase}:${n}`).join(' ');
     const parts = [`runs ${runs || 'none'}`, `${block.cranks} cranks`];
     if (block.computrons !== undefined) parts.push(`${block.computrons} computrons`);
     if (!this.ctx.options.noTimes && !Number.isNaN(block.endTook)) parts.push(`end-block${this.ctx.took(block.endTook)}`);
-    const empty = this.empty ? ` (${this.empty} empty block${this.empty === 1 ? '' : 's'} before)` : '';
-    this.empty = 0;
+    const n = this.emptyHeights.size;
+    const empty = n ? ` (${n} empty block${n === 1 ? '' : 's'} before)` : '';
     this.emptyHeights.clear();
     const again = block.again ? ' (again after restart)' : '';
     const header = `// block ${String(block.height)} ${utc(block.blockTime)}: ${parts.join(', ')}${empty}${suffix}${again}`;
