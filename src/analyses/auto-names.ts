@@ -26,7 +26,7 @@
  */
 import type { Annotations } from '../model/annotations.js';
 import { compareKrefIds, formatKref, krefId, KIND_DEVICE, KIND_OBJECT, KIND_PROMISE, type KrefId } from '../model/kref-ids.js';
-import { Origin, type KrefFacts, type KrefModel } from '../model/krefs.js';
+import { bootstrapRecordKey, Origin, type KrefFacts, type KrefModel } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
 
 /** `handleOffer-3/rp` -> `handleOffer-3/r`; any other name N -> `N/r`. */
@@ -261,5 +261,5 @@ export function annotationFile(names: AutoNames, merge: Annotations | undefined)
 /** The key an object has in the kernel's bootstrap(vats, ...) record (`{comms: root, ...}`): its vat's name there. */
 function bootstrapRecordName(f: KrefFacts): string | undefined {
   if (f.origin !== Origin.KERNEL_ARG || f.method !== 'bootstrap' || f.kind !== KIND_OBJECT) return undefined;
-  return /^\[0\]\.([^.[\]]+)$/.exec(f.path ?? '')?.[1];
+  return bootstrapRecordKey(f.path);
 }

@@ -168,6 +168,15 @@ export function isAborted(crank: Crank): boolean {
   return false;
 }
 
+/**
+ * The key a value's path has in the first argument of the kernel's
+ * bootstrap(vats, devices) message (`[0].comms`: `comms`), or undefined for
+ * any other path: the name the record gives a vat's root.
+ */
+export function bootstrapRecordKey(path: string | undefined): string | undefined {
+  return path === undefined ? undefined : /^\[0\]\.([^.[\]]+)$/.exec(path)?.[1];
+}
+
 /** What the kref model reads: every field of every crank entry (refs are everywhere). */
 export const KREF_READS = READ_ALL;
 
@@ -391,7 +400,7 @@ export class KrefModel implements CrankSink {
     if (!decoded) return;
     const slots = methargs.slots;
     walkArgsSlots(decoded, (slot, path) => {
-      const name = /^\[0\]\.([^.[\]]+)$/.exec(path)?.[1];
+      const name = bootstrapRecordKey(path);
       const id = krefId(slots[slot]);
       if (name !== undefined && id >= 0 && krefKind(id) === KIND_OBJECT && !this.bootstrapNames.has(id)) this.bootstrapNames.set(id, name);
     });
