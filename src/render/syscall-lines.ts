@@ -98,18 +98,16 @@ export function syscallLines(ctx: RenderContext, pair: SyscallPair): string[] {
 export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: string[]): void {
   const ks = ctx.kernelSpace;
   const { options } = ctx;
-  // Under --novatstore a vatstore syscall's arguments were not read (render/reads.ts): its name decides first.
-  const dropped = options.novatstore && isVatstore(pair.call.name);
-  const args = dropped ? undefined : ks ? pair.call.ksc : pair.call.vsc;
-  // A dropped syscall's lines all go, its failure's `result:` line too.
-  if (dropped) return;
-  const slogName = Array.isArray(args) ? String(args[0]) : undefined;
-  if (slogName === undefined) {
+  // Under --novatstore a vatstore syscall's arguments were not read (render/reads.ts): its name decides first,
+  // and all its lines go, its failure's `result:` line too.
+  if (options.novatstore && isVatstore(pair.call.name)) return;
+  const args = ks ? pair.call.ksc : pair.call.vsc;
+  if (!Array.isArray(args)) {
     out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
     return;
   }
   // An older kernel's `callNow` prints as `invoke` in kernel space.
-  const name = printedName(slogName, ks);
+  const name = printedName(String(args[0]), ks);
   const result = pair.result;
   let status: unknown;
   let value: unknown;
@@ -122,10 +120,6 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
     if (status !== 'ok') out.push(`${options.usesloggertags ? `syscall-result ${name}` : 'result'}: ${inline(status)} ${inline(value)}`);
   }
   if (name === 'subscribe' && options.nonoise && (value === null || value === undefined)) return;
-  if (!Array.isArray(args)) {
-    out.push(`syscall: no ${ks ? 'ksc' : 'vsc'} in entry`);
-    return;
-  }
 
   let text = callText(ctx, syscallCall(args, ks), options.usesloggertags ? `syscall ${name}` : name);
   // What the syscall gave back, after it; a failed one gave nothing back (its `result:` line above says what went wrong).
