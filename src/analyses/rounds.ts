@@ -139,15 +139,18 @@ export class Rounds {
   }
 
   /**
-   * Rounds whose end mark never came: each counted up to the next round's
-   * start (`next`), the last one up to the end of the slog.
+   * A warning for each round whose end mark never came, saying where it was
+   * counted up to: the next round's start (`next`), the last one the end of
+   * the slog (`slog`: how the slog is named in messages).
    */
-  unended(): Round[] {
-    return this.all.filter((r) => r.end === undefined);
+  unendedWarnings(slog: string): string[] {
+    return this.all
+      .filter((r) => r.end === undefined)
+      .map((r) => `${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${this.unendedText(r)}`);
   }
 
-  /** Where a round without its end mark was counted up to, in words (for the warning). */
-  unendedText(round: Round): string {
+  /** Where a round without its end mark was counted up to, in words. */
+  private unendedText(round: Round): string {
     const next = this.next(round);
     if (next === undefined) return 'counted up to the end of the slog';
     const name = next.benchmark === round.benchmark ? `round ${next.round}` : `Benchmark "${next.benchmark}" round ${next.round}`;

@@ -99,7 +99,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
     if (rounds.count === 0) {
       throw new UsageError(`${name} (console entries): no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`);
     }
-    for (const r of rounds.unended()) warn(`${name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${rounds.unendedText(r)}`);
+    for (const w of rounds.unendedWarnings(name)) warn(w);
   }
   if (collected.aggregate.cranks.seen === 0) warn(`${name}: no cranks`);
   const spillAt = switches().spill;

@@ -73,8 +73,7 @@ Examples:
       ),
     );
     if (grouped) {
-      const rounds = result.rounds;
-      if (rounds) for (const r of rounds.unended()) warn(`${result.pass.name}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${rounds.unendedText(r)}`);
+      for (const w of result.rounds?.unendedWarnings(result.pass.name) ?? []) warn(w);
       if (result.rounds && result.rounds.count === 0) {
         throw new CliError(`${result.pass.name} (console entries): no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
       }

@@ -124,9 +124,7 @@ async function readSide(args: SideArgs): Promise<SideRead> {
       throw new CliError(`${where}: no benchmark round marks (Benchmark "NAME" round N start crank C); drop --round-marks`, EXIT_USAGE);
     }
     // A round without its end mark ends where the next one starts (rounds.ts), the last one at the end of the slog.
-    for (const r of rounds.unended()) {
-      warn(`${slog}: Benchmark "${r.benchmark}" round ${r.round} has no end mark: ${rounds.unendedText(r)}`);
-    }
+    for (const w of rounds.unendedWarnings(slog)) warn(w);
   }
   return { data, entries: run.entries, badLines: run.badLines };
 }
