@@ -185,13 +185,11 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
     const con = await db.connect();
     try {
       // A typo fails before any slog is read.
-      let statements;
       try {
-        statements = await con.extractStatements(request.sql);
+        await con.extractStatements(request.sql);
       } catch (err) {
         throw queryError(err);
       }
-      if (statements.count === 0) throw new ExportError('query: no SQL statement', true);
       if (slogs.length > 0 || request.inputs.length === 0) {
         // CSV: DuckDB reads it as fast as it would convert it to Parquet, and this query reads it once.
         const exported = join(scratch, 'tables');
