@@ -42,10 +42,9 @@ export function isMessage(value: unknown): boolean {
  * are not capdata).
  */
 export function messageMethargs(msg: unknown): unknown {
-  if (msg === null || typeof msg !== 'object') return undefined;
+  if (!isMessage(msg)) return undefined;
   const m = msg as AnyMessage;
   if ('methargs' in m) return m.methargs;
-  if (!('method' in m) && !('args' in m)) return undefined;
   const args = m.args;
   if (!isCapData(args)) return undefined;
   const body = args.body as unknown;
