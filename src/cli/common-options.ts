@@ -17,11 +17,12 @@ export function parsePositiveInt(value: string): number {
   return Number(value);
 }
 
-/** One annotation file: a second is refused rather than silently winning over the first. */
+/** Why two annotation files are refused, rather than one silently winning over the other. */
+const twoAnnotationFiles = (first: string, second: string): string => `one annotation file at a time (${first} and ${second}): put their names in one file`;
+
+/** One annotation file: a second is refused. */
 function oneAnnotationFile(value: string, previous: string | undefined): string {
-  if (previous !== undefined && previous !== value) {
-    throw new InvalidArgumentError(`one annotation file at a time (${previous} and ${value}): put their names in one file`);
-  }
+  if (previous !== undefined && previous !== value) throw new InvalidArgumentError(twoAnnotationFiles(previous, value));
   return value;
 }
 
@@ -36,7 +37,7 @@ export function annotationOptions(): Option[] {
 /** Loads the annotation file named by --annotations/--annot, if any. Bad files end the command (exit 2). */
 export function annotationsFrom(opts: { annotations?: string; annot?: string }): Annotations {
   if (opts.annotations !== undefined && opts.annot !== undefined && opts.annotations !== opts.annot) {
-    throw new CliError(`one annotation file at a time (--annotations ${opts.annotations} and --annot ${opts.annot}): put their names in one file`, EXIT_USAGE);
+    throw new CliError(twoAnnotationFiles(`--annotations ${opts.annotations}`, `--annot ${opts.annot}`), EXIT_USAGE);
   }
   const file = opts.annotations ?? opts.annot;
   if (file === undefined) return emptyAnnotations();
