@@ -12,6 +12,13 @@
  * (the oldest go on as committed). A slog without commits (a benchmark, a
  * standalone kernel) whose restart runs again more cranks than that has
  * some counted twice: `uncertain` then says how many may be.
+ *
+ * `fromFirstCommit`: nothing is held before the slog's first commit (a
+ * benchmark's slog has none, and holding costs speed: held objects outlive
+ * the young generation); a restart met before it throws RestartUnheld, for
+ * the caller to read the slog again holding throughout. A chain's slog
+ * commits every block: from its first commit on, a restart is met holding,
+ * and the slog is read once.
  */
 import { forwardSpill, type CrankSink } from './assembler.js';
 import type { Crank } from './crank.js';
@@ -21,6 +28,13 @@ import type { SlogEntry } from '../scan/entry-types.js';
 export interface ExecutionSink extends CrankSink {
   /** A crank the kernel ran, did not commit, and ran again after a restart (the later run comes to `crank`). */
   abandoned?(crank: Crank): void;
+}
+
+/** A restart met before anything was held (`fromFirstCommit`): the cranks it abandoned have gone on. */
+export class RestartUnheld extends Error {
+  constructor() {
+    super('a restart before the first commit: read again, holding');
+  }
 }
 
 const MAX_HELD = 2000;
@@ -46,27 +60,54 @@ export class CommittedCranks implements CrankSink {
   private releasedEarly = -1;
   /** Executions handed to `abandoned`. */
   abandonedCount = 0;
+  /** Holding (else passing everything on as it comes: `fromFirstCommit`, until the first commit). */
+  private holding: boolean;
+  /** Cranks have been held (a slog with commits, or every slog without `fromFirstCommit`). */
+  heldAny = false;
+  /** RestartUnheld was thrown: nothing more is taken. */
+  private unheld = false;
 
   /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
   readonly spill: ((crank: Crank) => void) | undefined;
 
   readonly syscallsUnread: boolean | undefined;
 
-  constructor(private readonly sink: ExecutionSink) {
+  constructor(
+    private readonly sink: ExecutionSink,
+    options: { fromFirstCommit?: boolean } = {},
+  ) {
     this.spill = forwardSpill(sink);
     this.syscallsUnread = sink.syscallsUnread;
+    this.holding = options.fromFirstCommit !== true;
   }
 
   entry(entry: SlogEntry, line: number): void {
+    if (this.unheld) return;
+    const commit = entry.type === 'cosmic-swingset-commit-block-finish';
     if (entry.type === 'kernel-init-start') {
       this.kernelStarts += 1;
+      if (this.kernelStarts > 1 && !this.holding) {
+        this.unheld = true;
+        throw new RestartUnheld();
+      }
       if (this.kernelStarts > 1 && this.restartAt < 0) this.restartAt = this.held.length;
     }
+    if (!this.holding) {
+      this.sink.entry(entry, line);
+      if (commit) this.holding = true;
+      return;
+    }
     this.held.push({ entry, line });
-    if (entry.type === 'cosmic-swingset-commit-block-finish' && this.restartAt < 0) this.release(this.held.length - this.head);
+    if (commit && this.restartAt < 0) this.release(this.held.length - this.head);
   }
 
   crank(crank: Crank): void {
+    if (this.unheld) return;
+    if (!this.holding) {
+      this.sink.crank(crank);
+      return;
+    }
+    this.heldAny = true;
     if (this.restartAt >= 0) this.settleRestart(crank);
     this.held.push({ crank });
     this.heldCranks += 1;
@@ -76,6 +117,7 @@ export class CommittedCranks implements CrankSink {
 
   /** End of input: everything held goes on. */
   end(): void {
+    if (this.unheld) return;
     this.restartAt = -1;
     this.release(this.held.length - this.head);
   }

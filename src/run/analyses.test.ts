@@ -1,8 +1,8 @@
 /**
  * How the analyses' passes hold cranks back for restarts (analyses.ts,
- * restarts.ts): files are read holding nothing, and read again, holding,
- * when a restart is met; stdin and pipes hold throughout. Every way gives
- * the same figures.
+ * restarts.ts): files are read holding nothing until their first commit,
+ * and read again, holding, when a restart is met before it; stdin and pipes
+ * hold throughout. Every way gives the same figures.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -51,13 +51,19 @@ describe('canReadAgain', () => {
   });
 });
 
+/** How a file with a restart is read: again when its restart comes before any commit (a standalone kernel's), once when after (a chain's). */
+const HOW_READ = new Map([
+  [RESTART, 'read again'],
+  [CHAIN_A, 'from the first commit'],
+]);
+
 describe('a restart met in a file', () => {
-  it('is read again holding cranks, with the figures of a pass that held them throughout (restart-replay, chain-A, gzip)', async () => {
+  it('before any commit, is read again holding cranks; after one, once, held from the first commit; with the figures of a pass that held them throughout (restart-replay, chain-A, gzip)', async () => {
     const gz = write('chain-A.slog.gz', gzipSync(readFileSync(CHAIN_A)));
-    for (const file of [RESTART, CHAIN_A, gz]) {
+    for (const [file, how] of [[RESTART, 'read again'], [CHAIN_A, 'from the first commit'], [gz, 'from the first commit']] as const) {
       const again = await statsOf({ inputs: [file] });
       const held = await statsOf({ inputs: [streamOf(file)] });
-      expect(again.pass.held, file).toBe('read again');
+      expect(again.pass.held, file).toBe(how);
       expect(held.pass.held).toBe('throughout');
       expect(again.aggregate).toEqual(held.aggregate);
       expect(again.pass.lines).toBe(held.pass.lines);
@@ -72,10 +78,15 @@ describe('a restart met in a file', () => {
     expect(top.pass.held).toBe('read again');
     expect(top.top).toEqual(topHeld.top);
     const side = { slog: 'x' };
-    const cmp = await compareSideOf({ inputs: [CHAIN_A], side });
-    const cmpHeld = await compareSideOf({ inputs: [streamOf(CHAIN_A)], side });
-    expect(cmp.pass.held).toBe('read again');
-    expect(cmp.data).toEqual(cmpHeld.data);
+    for (const file of [RESTART, CHAIN_A]) {
+      const cmp = await compareSideOf({ inputs: [file], side });
+      const cmpHeld = await compareSideOf({ inputs: [streamOf(file)], side });
+      expect(cmp.pass.held).toBe(HOW_READ.get(file));
+      expect(cmp.data).toEqual(cmpHeld.data);
+    }
+    const chainTop = await topOf({ inputs: [CHAIN_A], n: 5 });
+    expect(chainTop.pass.held).toBe('from the first commit');
+    expect(chainTop.top).toEqual((await topOf({ inputs: [streamOf(CHAIN_A)], n: 5 })).top);
   });
 
   it('the kref model too: what reads beside it is made again, so a crank is seen once and names are learned in order', async () => {
@@ -95,8 +106,8 @@ describe('a restart met in a file', () => {
       };
       const again = await run(file);
       const held = await run(streamOf(file));
-      expect(again.held, file).toBe('read again');
-      expect(again.starts).toBe(2);
+      expect(again.held, file).toBe(HOW_READ.get(file));
+      expect(again.starts).toBe(file === RESTART ? 2 : 1);
       expect(held.held).toBe('throughout');
       expect(held.starts).toBe(1);
       expect(again.cranks).toEqual(held.cranks);

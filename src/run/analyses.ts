@@ -12,8 +12,8 @@ import type { SelectionSpec } from '../analyses/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top.js';
 import { TRACE_READS } from '../analyses/trace.js';
 import type { Annotations } from '../model/annotations.js';
-import { forwardSpill, type CrankSink } from '../model/assembler.js';
-import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
+import type { CrankSink } from '../model/assembler.js';
+import { CommittedCranks, RestartUnheld, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
@@ -41,9 +41,12 @@ export interface AnalysisInput {
  * How an analysis pass held cranks back for restarts: `never` (the inputs
  * hold no restart, or were read holding nothing, without meeting one),
  * `throughout` (they may hold one and cannot be read again: stdin, a pipe),
- * `read again` (a restart was met: read again from the start, holding).
+ * `from the first commit` (a file read once, holding from its first commit
+ * on: a chain's slog, whose restarts are met holding), `read again` (a
+ * restart was met before the first commit: read again from the start,
+ * holding).
  */
-export type CrankHolding = 'never' | 'throughout' | 'read again';
+export type CrankHolding = 'never' | 'throughout' | 'from the first commit' | 'read again';
 
 export type AnalysisPassResult = PassResult & { held: CrankHolding };
 
@@ -66,35 +69,6 @@ async function pass(
   return { ...result, held: executions ? 'throughout' : 'never' };
 }
 
-/** Met a slog's second kernel start, in a pass that held nothing back. */
-class RestartMet extends Error {}
-
-/** Hands everything on until a second kernel start, where it throws RestartMet (and from then on takes nothing). */
-class RestartWatch implements ExecutionSink {
-  private starts = 0;
-  private met = false;
-  readonly spill: ((crank: Crank) => void) | undefined;
-  readonly syscallsUnread: boolean | undefined;
-
-  constructor(private readonly sink: ExecutionSink) {
-    this.spill = forwardSpill(sink);
-    this.syscallsUnread = sink.syscallsUnread;
-  }
-
-  entry(entry: SlogEntry, line: number): void {
-    if (this.met) return;
-    if (entry.type === 'kernel-init-start' && ++this.starts > 1) {
-      this.met = true;
-      throw new RestartMet();
-    }
-    this.sink.entry(entry, line);
-  }
-
-  crank(crank: Crank): void {
-    if (!this.met) this.sink.crank(crank);
-  }
-}
-
 /**
  * What an analysis that can start over makes for each read: its state, its
  * sink, what sees every entry first, and what is told of each input opened
@@ -110,9 +84,10 @@ export interface Made<T> {
 /**
  * A pass for an analysis whose whole state `make` makes (so that it can
  * start over): each crank counted once. Inputs that can be read again
- * (files) are read holding nothing back; at a restart, the pass starts over
- * with a new sink that holds cranks (CommittedCranks). The bad lines the
- * first try reported are not reported again. Other inputs: as `pass`.
+ * (files) are read holding nothing back until their first commit
+ * (CommittedCranks' `fromFirstCommit`); at a restart before it, the pass
+ * starts over with a new sink that holds cranks throughout. The bad lines
+ * the first try reported are not reported again. Other inputs: as `pass`.
  */
 async function restartablePass<T>(
   input: AnalysisInput,
@@ -136,10 +111,12 @@ async function restartablePass<T>(
   let first: Made<T> | undefined = make();
   try {
     const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
-    const result = await runPass({ ...forRead(first), onBadLine, reads, sink: new RestartWatch(first.sink), bigStrings });
-    return { value: first.value, result: { ...result, held: 'never' } };
+    const once = new CommittedCranks(first.sink, { fromFirstCommit: true });
+    const result = await runPass({ ...forRead(first), onBadLine, reads, sink: once, bigStrings });
+    once.end();
+    return { value: first.value, result: { ...result, held: once.heldAny ? 'from the first commit' : 'never' } };
   } catch (err) {
-    if (!(err instanceof RestartMet)) throw err;
+    if (!(err instanceof RestartUnheld)) throw err;
   }
   // What the first read built is garbage: not kept beside the cranks the next one holds.
   first = undefined;

@@ -6,8 +6,10 @@
  * objects outlive the young generation). So a pass holds nothing where it
  * can know there is no restart:
  * - `canReadAgain`: inputs that can be read again from the start (plain or
- *   gzip files) are read without holding, and again, holding, only if a
- *   restart is met (analyses.ts);
+ *   gzip files) are read without holding until their first commit (a
+ *   chain's slog holds from then on, between commits, and meets its
+ *   restarts holding), and again, holding, only if a restart is met before
+ *   any commit (analyses.ts);
  * - `mayRestart`: for passes whose consumers cannot start over (their
  *   output goes out as they go), a slog in plain files is looked at first
  *   for the bytes `"kernel-init-start"` (a read from the page cache, some
@@ -85,8 +87,9 @@ export function mayRestart(inputs: readonly SlogInput[]): boolean {
 
 /**
  * Can these inputs be read again from the start: plain or gzip regular
- * files, or bytes? A pass over them need not hold cranks back: it can read
- * them again, holding, if it meets a restart (analyses.ts).
+ * files, or bytes? A pass over them need not hold cranks back before their
+ * first commit: it can read them again, holding, if it meets a restart
+ * before one (analyses.ts).
  */
 export function canReadAgain(inputs: readonly SlogInput[]): boolean {
   let files: SlogInput[];
