@@ -211,6 +211,11 @@ describe('hand-made lines', () => {
       '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\\\u0041ccount\\",[]]","slots":[]},"result":"kp46"}],"vd":["message","o+0",{"methargs":{"body":"#[\\"openAccount\\",[]]","slots":[]},"result":"p-60"}],"time":1795403706.027612,"monotime":44.188611233}',
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","msg":{"vatID":"v9"}},"time":1795403706.027353,"monotime":44.18835249}',
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"notify","message":{"type":"notify","kpid":"kp4","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}',
+      // "vatID" looked for further on in a message: a near miss first, then the key at the very end; a longer key; the word as a value.
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"vatI","y":"vatIDx","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","vatIDs":["v9"]},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"vatID"},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"\\"vatID\\""},"time":1795403706.027353,"monotime":44.18835249}',
       '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50","time":1655402420.651674,"monotime":7.762973879039287,"extra":1}',
       '{"type":"crank-finish","crankType":"routing","messageType":"startVat","crankNum":0,"time":1,"monotime":2,"seconds":-0}',
       // Usual lines with one thing missing or unusual: vsr or vd missing, a vatID further on, an escape.
