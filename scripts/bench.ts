@@ -14,6 +14,12 @@
  * Before timing anything it checks that the fast paths print the plain
  * path's bytes (render, filtered render, top, stats, gzip).
  *
+ * The steady-state table runs the loop and the rows with issue 17's targets
+ * on FILE4 too (4 copies as one long run) and divides each command's CPU
+ * for the 3 copies after the first by the loop's: the cost per byte once
+ * started, without the fixed costs of a process (Node's start, loading,
+ * V8 compiling the hot functions), which weigh on a 138 MB slog.
+ *
  * Inputs are made in a temp folder (scripts/bench/inputs.ts). Environment:
  * BENCH_RUNS; BENCH_ONLY=REGEX (rows whose name matches; the base rows
  * always run); BENCH_SLOG (default ../shared/slogs/big-local-1200.slog.gz);
@@ -35,7 +41,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bigCrankSlog, bigLineSlog, bigSlogs, chainSlog, headOf } from './bench/inputs.js';
+import { bigCrankSlog, bigLineSlog, bigSlogs, chainSlog, headOf, longRunSlog } from './bench/inputs.js';
 import { haveTime, measure, median, type Sample } from './bench/measure.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -45,6 +51,8 @@ const CHAIN = process.env.BENCH_CHAIN ?? join(SHARED, 'real', 'chain-A.slog');
 const CHAIN_COPIES = Math.max(1, Number(process.env.BENCH_CHAIN_COPIES ?? 30));
 const BIN = process.env.BENCH_BIN ?? join(ROOT, 'bin', 'slogulate');
 const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 5));
+/** Copies of the big slog in the steady-state rows' input. */
+const LONG_COPIES = 4;
 /** Start-ups per run of the start-up rows. */
 const STARTS = 20;
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
@@ -134,6 +142,8 @@ async function main(): Promise<void> {
     const big8 = join(dir, 'big8.slog');
     copyFileSync(SLOG_GZ, gz);
     const size = await bigSlogs(SLOG_GZ, plain, big8, 8);
+    const big4 = join(dir, 'big4-one-run.slog');
+    const size4 = longRunSlog(plain, big4, LONG_COPIES);
     const tiny = join(dir, 'tiny.slog');
     headOf(join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog'), tiny, 10);
     const crank300k = join(dir, 'crank-300k.slog');
@@ -184,6 +194,14 @@ async function main(): Promise<void> {
     }
     else notes.push('the old slogulator: not run (set BENCH_SLOGULATOR to its src/slogulator-entrypoint.js: agoric-sdk\'s packages/swingset-runner is not published on npm)');
 
+    // The same commands on FILE4: their CPU beyond FILE's, against the loop's.
+    const LONG = `steady state: FILE4 (${LONG_COPIES} copies of big-local-1200 as one run, ${(size4 / 1e6).toFixed(0)} MB)`;
+    const long = new Map<Row, Row>();
+    for (const row of [loop, render, filtered, novatstore, top, stats]) {
+      long.set(row, { table: LONG, name: row.name.replace('FILE`', 'FILE4`'), argv: row.argv.map((a) => (a === plain ? big4 : a)) });
+    }
+    rows.push(...long.values());
+
     const MEM = 'memory: peak RSS flat from 1x to 8x the slog';
     rows.push(
       { table: MEM, name: '`slogulate FILE8` (8 copies end to end)', argv: slogulate(big8), runs: 2, maxRssMB: 100, rssNear: { row: render, within: 0.1 } },
@@ -230,7 +248,8 @@ async function main(): Promise<void> {
             r === bare ||
             rows.some((o) => (o.base === r || o.rssNear?.row === r) && ONLY.test(o.name)) ||
             ONLY.test(r.name) ||
-            befores.some((b) => b.before === r && ONLY.test(b.now.name)),
+            befores.some((b) => b.before === r && ONLY.test(b.now.name)) ||
+            [...long].some(([one, four]) => (four === r || one === r || r === long.get(loop)) && one !== loop && ONLY.test(one.name)),
         )
       : rows;
     const samples = new Map<Row, Sample[]>(chosen.map((r) => [r, []]));
@@ -257,8 +276,8 @@ async function main(): Promise<void> {
       `${new Date().toISOString().slice(0, 16)}Z, ${c.length} x ${c[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ` +
         `load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end; medians of ${RUNS} interleaved runs (memory rows: 2)`,
     );
-    const beforeRows = new Set(befores.map((b) => b.before));
-    for (const table of [...new Set(chosen.filter((r) => !beforeRows.has(r)).map((r) => r.table))]) {
+    const ownTable = new Set([...befores.map((b) => b.before), ...long.values()]);
+    for (const table of [...new Set(chosen.filter((r) => !ownTable.has(r)).map((r) => r.table))]) {
       out.push('', `### ${table}`, '', '| command | CPU s | CPU ratio | wall s | wall ratio | peak RSS MB | target | met |', '|---|---:|---:|---:|---:|---:|---|---|');
       for (const row of chosen.filter((r) => r.table === table)) {
         const base = row.base ?? (table === BIG ? loop : undefined);
@@ -282,6 +301,26 @@ async function main(): Promise<void> {
         const verdict = met.length === 0 ? '' : met.every(Boolean) ? 'yes' : 'no';
         out.push(
           `| ${row.name.replaceAll('|', '\\|')} | ${fmt(cpu(row), row.starts ? 3 : 2)} | ${fmt(ratio)} | ${fmt(wall(row), row.starts ? 3 : 2)} | ${fmt(wallRatio)} | ${fmt(rss(row), 0)} | ${targets.join('; ')} | ${verdict} |`,
+        );
+      }
+    }
+    const longRows = [...long].filter(([one, four]) => samples.has(one) && samples.has(four));
+    const loopLong = long.get(loop);
+    if (longRows.length > 1 && loopLong && samples.has(loopLong)) {
+      const loopExtra = cpu(loopLong) - cpu(loop);
+      out.push(
+        '',
+        `### ${loopLong.table}: CPU of the ${LONG_COPIES - 1} copies after the first, ratio to the loop's`,
+        '',
+        '| command | CPU s FILE | CPU s FILE4 | CPU s per copy after the first | steady-state ratio | target (issue 17, on FILE) | met at steady state |',
+        '|---|---:|---:|---:|---:|---|---|',
+      );
+      for (const [one, four] of longRows) {
+        const extra = cpu(four) - cpu(one);
+        const ratio = one === loop ? NaN : extra / loopExtra;
+        const target = one.maxRatio;
+        out.push(
+          `| ${four.name.replaceAll('|', '\\|')} | ${fmt(cpu(one))} | ${fmt(cpu(four))} | ${fmt(extra / (LONG_COPIES - 1))} | ${fmt(ratio)} | ${target === undefined ? '' : `CPU <= ${target}`} | ${target === undefined ? '' : ratio <= target ? 'yes' : 'no'} |`,
         );
       }
     }

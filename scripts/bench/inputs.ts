@@ -1,10 +1,11 @@
 /**
  * The bench's inputs, made in its temp folder (none is committed): the big
- * shared slog unzipped, gzipped, and 8 times end to end; a 10-line slog; a
+ * shared slog unzipped, gzipped, 8 times end to end, and 4 times as one
+ * long run (no restarts between the copies); a 10-line slog; a
  * long chain slog from chain-A.slog; a slog with one crank of 300,000
  * syscalls; a slog with one line of 50 MB.
  */
-import { createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -16,6 +17,33 @@ export async function bigSlogs(gz: string, plain: string, many: string, times: n
   out.setMaxListeners(4 * times);
   for (let i = 0; i < times; i += 1) await pipeline(createReadStream(plain), out, { end: i === times - 1 });
   return statSync(plain).size;
+}
+
+/**
+ * `times` copies of a slog end to end that read as one long run: the copies
+ * after the first without their kernel-init-start lines (with them, each
+ * copy would be a restart). Returns its size in bytes.
+ */
+export function longRunSlog(plain: string, to: string, times: number): number {
+  const bytes = readFileSync(plain);
+  const starts: Array<[number, number]> = [];
+  const mark = Buffer.from('{"type":"kernel-init-start"');
+  for (let at = bytes.indexOf(mark); at >= 0; at = bytes.indexOf(mark, at + 1)) {
+    if (at > 0 && bytes[at - 1] !== 10) continue;
+    const nl = bytes.indexOf(10, at);
+    starts.push([at, nl < 0 ? bytes.length : nl + 1]);
+  }
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (const [a, b] of starts) {
+    pieces.push(bytes.subarray(from, a));
+    from = b;
+  }
+  pieces.push(bytes.subarray(from));
+  const rest = Buffer.concat(pieces);
+  writeFileSync(to, bytes);
+  for (let i = 1; i < times; i += 1) appendFileSync(to, rest);
+  return statSync(to).size;
 }
 
 /** The first `lines` lines of a slog. */
