@@ -37,6 +37,25 @@ export class RestartUnheld extends Error {
   }
 }
 
+/**
+ * A RestartUnheld without a stack trace: a trace keeps each frame's `this`
+ * (this sink, and through it all the read made) for as long as the error
+ * is referenced, and a caught error can stay in the catching async
+ * function's saved frame while it reads again.
+ */
+function restartUnheld(): RestartUnheld {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new RestartUnheld();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/** What an instance that threw RestartUnheld hands on to: nothing (what its read made is garbage). */
+const NO_SINK: ExecutionSink = { entry() {}, crank() {} };
+
 const MAX_HELD = 2000;
 const MAX_HELD_ITEMS = 100_000;
 
@@ -68,12 +87,12 @@ export class CommittedCranks implements CrankSink {
   private unheld = false;
 
   /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
-  readonly spill: ((crank: Crank) => void) | undefined;
+  spill: ((crank: Crank) => void) | undefined;
 
   readonly syscallsUnread: boolean | undefined;
 
   constructor(
-    private readonly sink: ExecutionSink,
+    private sink: ExecutionSink,
     options: { fromFirstCommit?: boolean } = {},
   ) {
     this.spill = forwardSpill(sink);
@@ -87,8 +106,11 @@ export class CommittedCranks implements CrankSink {
     if (entry.type === 'kernel-init-start') {
       this.kernelStarts += 1;
       if (this.kernelStarts > 1 && !this.holding) {
+        // What this read made is garbage from here: nothing here keeps it (this sink may stay referenced while the input is read again).
         this.unheld = true;
-        throw new RestartUnheld();
+        this.sink = NO_SINK;
+        this.spill = undefined;
+        throw restartUnheld();
       }
       if (this.kernelStarts > 1 && this.restartAt < 0) this.restartAt = this.held.length;
     }

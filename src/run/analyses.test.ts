@@ -116,6 +116,30 @@ describe('a restart met in a file', () => {
     }
   });
 
+  it('what the first read made is let go before the second read starts (it is not held beside the cranks the second holds)', async () => {
+    const { setFlagsFromString } = await import('node:v8');
+    const { runInNewContext } = await import('node:vm');
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let firstReader: WeakRef<object> | undefined;
+    let freedBySecondStart: boolean | undefined;
+    // Gzipped, so that the reads wait for zlib: a WeakRef keeps its target until the job that made it ends (a plain file is read within one).
+    const gz = write('restart-replay.slog.gz', gzipSync(readFileSync(RESTART)));
+    await krefModelOf({
+      inputs: [gz],
+      start: () => {
+        if (firstReader) {
+          gc();
+          freedBySecondStart = firstReader.deref() === undefined;
+        }
+        const reader = { vats: new VatNames(), value: [] as number[] };
+        firstReader ??= new WeakRef(reader);
+        return reader;
+      },
+    });
+    expect(freedBySecondStart).toBe(true);
+  });
+
   it('reports each bad line once, those before the restart and after it', async () => {
     const lines = readFileSync(RESTART, 'utf8').split('\n');
     const restartAt = lines.findIndex((l, i) => i > 0 && l.includes('"kernel-init-start"'));
