@@ -12,6 +12,9 @@ export function reportBadLine(bad: BadLineReport): void {
   warn(`${bad.source}:${bad.line}: ${bad.why}`);
 }
 
+/** What an analysis pass tells on stderr: its bad lines, and what its figures may get wrong. */
+export const ANALYSIS_REPORTS = { onBadLine: reportBadLine, onWarning: warn } as const;
+
 /** The pass's result, or its failure as a CliError. */
 export async function passOrFail<T>(pass: Promise<T>): Promise<T> {
   try {

@@ -8,10 +8,17 @@
  * `cosmic-swingset-commit-block-finish`), within bounds, and at a restart
  * hands the held cranks that run again to `abandoned` instead of `crank`.
  *
- * Bounded: at most MAX_HELD cranks or MAX_HELD_ITEMS of their items are held
- * (the oldest go on as committed). A slog without commits (a benchmark, a
- * standalone kernel) whose restart runs again more cranks than that has
- * some counted twice: `uncertain` then says how many may be.
+ * Bounded: at most MAX_HELD_ITEMS items of held cranks, and at most
+ * MAX_HELD_UNCOMMITTED cranks in a slog without commits yet (a standalone
+ * kernel's, a benchmark's), MAX_HELD_BETWEEN_COMMITS in a chain's: the
+ * oldest go on as committed. A restart that runs again more cranks than
+ * were held has some counted twice: `mayCountTwice` then says how many may
+ * be. The bound without commits is low because holding costs speed: a held
+ * crank outlives V8's young generation once more are held than a young
+ * collection's worth of input (some 2,000 cranks), and everything read is
+ * then promoted (`stats` from a pipe: 1.32 s of CPU holding 2,000 cranks on
+ * big-local-1200, 0.90 s holding 500). swingset-runner, which writes those
+ * slogs, commits every 200 cranks unless told otherwise (`--blockSize`).
  *
  * `fromFirstCommit`: nothing is held before the slog's first commit (a
  * benchmark's slog has none, and holding costs speed: held objects outlive
@@ -56,7 +63,11 @@ function restartUnheld(): RestartUnheld {
 /** What an instance that threw RestartUnheld hands on to: nothing (what its read made is garbage). */
 const NO_SINK: ExecutionSink = { entry() {}, crank() {} };
 
-const MAX_HELD = 2000;
+/** Cranks held at most before the slog's first commit (see above). */
+const MAX_HELD_UNCOMMITTED = 500;
+/** Cranks held at most since the last commit, once the slog has commits (a chain's block). */
+const MAX_HELD_BETWEEN_COMMITS = 10_000;
+/** Items of held cranks at most, either way: the bound on memory. */
 const MAX_HELD_ITEMS = 100_000;
 
 type Held = { crank: Crank; entry?: undefined; line?: undefined } | { crank?: undefined; entry: SlogEntry; line: number };
@@ -74,7 +85,9 @@ export class CommittedCranks implements CrankSink {
   /** A restart was seen: held until the first crank after it says where the kernel ran again from. */
   private restartAt = -1;
   /** Cranks a restart ran again that had already gone on as committed (the bounds): counted twice. */
-  uncertain = 0;
+  mayCountTwice = 0;
+  /** The slog has commits: held between them (MAX_HELD_BETWEEN_COMMITS). */
+  private commits = false;
   /** The highest crank number that went on early. */
   private releasedEarly = -1;
   /** Executions handed to `abandoned`. */
@@ -103,6 +116,7 @@ export class CommittedCranks implements CrankSink {
   entry(entry: SlogEntry, line: number): void {
     if (this.unheld) return;
     const commit = entry.type === 'cosmic-swingset-commit-block-finish';
+    if (commit) this.commits = true;
     if (entry.type === 'kernel-init-start') {
       this.kernelStarts += 1;
       if (this.kernelStarts > 1 && !this.holding) {
@@ -147,7 +161,7 @@ export class CommittedCranks implements CrankSink {
   /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
   private settleRestart(first: Crank): void {
     const from = first.again ? first.crankNum : Infinity;
-    if (from <= this.releasedEarly) this.uncertain += this.releasedEarly - from + 1;
+    if (from <= this.releasedEarly) this.mayCountTwice += this.releasedEarly - from + 1;
     const at = this.restartAt;
     this.restartAt = -1;
     const held = this.held;
@@ -169,7 +183,8 @@ export class CommittedCranks implements CrankSink {
     let n = 0;
     let cranks = this.heldCranks;
     let items = this.heldItems;
-    while (this.head + n < this.held.length && (cranks > MAX_HELD || items > MAX_HELD_ITEMS)) {
+    const maxCranks = this.commits ? MAX_HELD_BETWEEN_COMMITS : MAX_HELD_UNCOMMITTED;
+    while (this.head + n < this.held.length && (cranks > maxCranks || items > MAX_HELD_ITEMS)) {
       const h = this.held[this.head + n] as Held;
       if (h.crank) {
         cranks -= 1;

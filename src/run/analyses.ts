@@ -35,6 +35,8 @@ export interface AnalysisInput {
   stdin?: Readable;
   /** Keep the process's heap flat (the command line; pass.ts). */
   governHeap?: boolean;
+  /** Told what the figures may get wrong (a restart that ran again more cranks than were held back). */
+  onWarning?: (message: string) => void;
 }
 
 /**
@@ -48,7 +50,19 @@ export interface AnalysisInput {
  */
 export type CrankHolding = 'never' | 'throughout' | 'from the first commit' | 'read again';
 
-export type AnalysisPassResult = PassResult & { held: CrankHolding };
+/** `mayCountTwice`: cranks a restart ran again after they had gone on as committed (model/executions.ts), counted twice. */
+export type AnalysisPassResult = PassResult & { held: CrankHolding; mayCountTwice: number };
+
+/** The pass's result, told how it held cranks; a warning when some may be counted twice. */
+function heldResult(input: AnalysisInput, result: PassResult, held: CrankHolding, executions: CommittedCranks | undefined): AnalysisPassResult {
+  const mayCountTwice = executions?.mayCountTwice ?? 0;
+  if (mayCountTwice > 0) {
+    input.onWarning?.(
+      `${result.name}: a restart ran again cranks held back no longer (more cranks ran since the last commit than are held): up to ${mayCountTwice} may be counted twice`,
+    );
+  }
+  return { ...result, held, mayCountTwice };
+}
 
 /**
  * A pass for an analysis: each crank counted once (CommittedCranks: the
@@ -66,7 +80,7 @@ async function pass(
   const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
   const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
   executions?.end();
-  return { ...result, held: executions ? 'throughout' : 'never' };
+  return heldResult(input, result, executions ? 'throughout' : 'never', executions);
 }
 
 /**
@@ -114,7 +128,7 @@ async function restartablePass<T>(
     const once = new CommittedCranks(first.sink, { fromFirstCommit: true });
     const result = await runPass({ ...forRead(first), onBadLine, reads, sink: once, bigStrings });
     once.end();
-    return { value: first.value, result: { ...result, held: once.heldAny ? 'from the first commit' : 'never' } };
+    return { value: first.value, result: heldResult(input, result, once.heldAny ? 'from the first commit' : 'never', once) };
   } catch (err) {
     if (!(err instanceof RestartUnheld)) throw err;
   }
@@ -126,7 +140,7 @@ async function restartablePass<T>(
   const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
   const result = await runPass({ ...forRead(again), onBadLine, reads, sink: executions, bigStrings });
   executions.end();
-  return { value: again.value, result: { ...result, held: 'read again' } };
+  return { value: again.value, result: heldResult(input, result, 'read again', executions) };
 }
 
 /** `slogulate stats`: the aggregate. */

@@ -18,7 +18,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js'
 import { openOutput, outputOptions } from '../output-file.js';
 import { compareSideOf } from '../../run/analyses.js';
 import { PassError } from '../../run/pass.js';
-import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { MarkErrors } from '../../run/mark-errors.js';
 import { describe as fileProblem } from '../../source/open.js';
 
@@ -109,7 +109,7 @@ async function readSide(args: SideArgs): Promise<SideRead> {
     inputs: [args.file],
     side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
     wrap: (sink) => new MarkErrors(sink),
-    onBadLine: reportBadLine,
+    ...ANALYSIS_REPORTS,
     governHeap: true,
   });
   // Not a slog at all (its first lines are not slog entries): a side that cannot be compared (a usage error).

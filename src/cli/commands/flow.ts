@@ -12,7 +12,7 @@ import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } f
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
-import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 
 interface FlowOptions {
   cranks?: string;
@@ -43,7 +43,7 @@ export async function flowCommand(files: string[], opts: FlowOptions): Promise<n
           },
         };
       },
-      onBadLine: reportBadLine,
+      ...ANALYSIS_REPORTS,
       governHeap: true,
     }),
   );

@@ -8,7 +8,7 @@ import { annotationOptions, annotationsFrom, noCranksWarning, selectionFrom, sel
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
-import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 
 interface StatsCliOptions {
   json?: boolean;
@@ -48,7 +48,7 @@ Examples:
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
-    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, onBadLine: reportBadLine, governHeap: true }));
+    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, ...ANALYSIS_REPORTS, governHeap: true }));
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
     // No cranks: the tables still print, with zeros (a script reading them finds them).
