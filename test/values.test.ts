@@ -3,6 +3,7 @@
  * every depth, refs by annotation name.
  */
 import { describe, expect, it } from 'vitest';
+import { joinMapped } from '../src/render/format.js';
 import { renderCapData, renderMethargs, type ValueContext } from '../src/render/values.js';
 import { methodName as renderMethod } from '../src/scan/method-name.js';
 import { legacy, sc } from './render-helpers.js';
@@ -108,5 +109,15 @@ describe('methods', () => {
   it('garbage capdata does not throw', () => {
     expect(renderCapData({ body: '#{not json', slots: [] }, ctx())).toBe('<unintelligible value>');
     expect(renderMethargs({ body: '#[', slots: [] }, ctx()).args).toBe('<unintelligible message args>');
+  });
+});
+
+describe('joinMapped (the render joins parsed arrays with a loop, not map: format.ts)', () => {
+  it('is items.map(each).join(separator), with the index, over arrays of every element kind', () => {
+    const arrays: unknown[][] = [[], [1], [1, 2, 3], [1.5, -0, 2], ['a', null, { b: 1 }], [[1], 'x', 2.5], JSON.parse('[1,"two",3.5,[4],{"five":5}]') as unknown[]];
+    const each = (x: unknown, i: number): string => `${i}:${JSON.stringify(x)}`;
+    for (const items of arrays) {
+      for (const separator of [', ', '\n', '']) expect(joinMapped(items, each, separator)).toBe(items.map(each).join(separator));
+    }
   });
 });

@@ -17,7 +17,7 @@ import { currentScope } from '../scan/big-string.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
-import { inline, micros, percent } from './format.js';
+import { inline, joinMapped, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
 import { appendSyscallLines } from './syscall-lines.js';
 
@@ -97,11 +97,11 @@ function clistText(ctx: RenderContext, entry: ClistEntry): string {
 
 function consoleLine(ctx: RenderContext, entry: ConsoleEntry): string {
   // Kernel messages (`source: "kernel"`) have no level.
-  if (entry.level === undefined) return `console: ${Array.isArray(entry.args) ? entry.args.map(inline).join(' ') : ''}`;
+  if (entry.level === undefined) return `console: ${Array.isArray(entry.args) ? joinMapped(entry.args as unknown[], inline, ' ') : ''}`;
   const level = inline(entry.level);
   // The slogger's tag names the state even when the entry has none, as the reference text does: `console log (undefined)`.
   const tag = ctx.tag(level, `console ${level} (${entry.state === undefined ? 'undefined' : inline(entry.state)})`);
-  const args = Array.isArray(entry.args) ? entry.args.map(inline).join(' ') : '';
+  const args = Array.isArray(entry.args) ? joinMapped(entry.args as unknown[], inline, ' ') : '';
   return `${tag}: ${args}`;
 }
 

@@ -4,7 +4,7 @@
 import type { Delivery, DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
 import { messageMethargs } from '../scan/message.js';
 import type { RenderContext } from './context.js';
-import { inline } from './format.js';
+import { inline, joinMapped } from './format.js';
 import { renderCapData, renderMethargs, renderValue } from './values.js';
 
 /** A message of either shape (today's `{methargs, result}`, 2021's `{method, args, result}`: scan/message.ts). */
@@ -21,27 +21,33 @@ function messageLine(ctx: RenderContext, target: unknown, msg: unknown): string 
 function notifyLines(ctx: RenderContext, resolutions: unknown): string[] {
   if (!Array.isArray(resolutions)) return [`notify: unintelligible resolutions ${inline(resolutions)}`];
   const single = resolutions.length === 1;
-  return resolutions.map((resolution: unknown[], idx) => {
-    const [target, second] = resolution;
-    let state: unknown;
-    let data: unknown;
-    if (typeof second === 'boolean') {
-      state = second ? 'rejected' : 'fulfilled';
-      data = resolution[2];
-    } else {
-      const r = (second ?? {}) as { state?: unknown; data?: unknown };
-      state = r.state;
-      data = r.data;
-    }
-    if (state !== 'fulfilled' && state !== 'rejected') return `notify: unknown state "${String(state)}"`;
-    const tag = ctx.tag(state, `notify ${state}`);
-    const index = single ? '' : `${idx} `;
-    return `${tag}: ${index}${ctx.ref(target)} := ${renderCapData(data, ctx.value)}`;
-  });
+  // A loop, not `map`: see joinMapped (format.ts).
+  const lines: string[] = [];
+  for (let idx = 0; idx < resolutions.length; idx += 1) lines.push(notifyLine(ctx, resolutions[idx] as unknown[], idx, single));
+  return lines;
+}
+
+/** One resolution of a `notify`. */
+function notifyLine(ctx: RenderContext, resolution: unknown[], idx: number, single: boolean): string {
+  const [target, second] = resolution;
+  let state: unknown;
+  let data: unknown;
+  if (typeof second === 'boolean') {
+    state = second ? 'rejected' : 'fulfilled';
+    data = resolution[2];
+  } else {
+    const r = (second ?? {}) as { state?: unknown; data?: unknown };
+    state = r.state;
+    data = r.data;
+  }
+  if (state !== 'fulfilled' && state !== 'rejected') return `notify: unknown state "${String(state)}"`;
+  const tag = ctx.tag(state, `notify ${state}`);
+  const index = single ? '' : `${idx} `;
+  return `${tag}: ${index}${ctx.ref(target)} := ${renderCapData(data, ctx.value)}`;
 }
 
 function refList(ctx: RenderContext, refs: unknown): string {
-  return Array.isArray(refs) ? refs.map((r) => ctx.ref(r)).join(' ') : inline(refs);
+  return Array.isArray(refs) ? joinMapped(refs as unknown[], (r) => ctx.ref(r), ' ') : inline(refs);
 }
 
 /** The lines of one delivery (`kd` in kernel space, `vd` in vat space). */

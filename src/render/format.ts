@@ -71,3 +71,18 @@ export function inline(value: unknown): string {
   if (value instanceof BigString) return value.toString();
   return JSON.stringify(value) ?? String(value);
 }
+
+/**
+ * `items.map(each).join(separator)`, as a plain loop. Arrays parsed from
+ * JSON come in several element kinds (small integers, doubles, anything):
+ * `map` compiled for one is thrown away at the next ("wrong map") and
+ * compiled again; an indexed loop takes them all.
+ */
+export function joinMapped<T>(items: readonly T[], each: (item: T, index: number) => string, separator: string): string {
+  let out = '';
+  for (let i = 0; i < items.length; i += 1) {
+    if (i > 0) out += separator;
+    out += each(items[i] as T, i);
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
  */
 import type { SyscallPair } from '../model/crank.js';
 import type { RenderContext } from './context.js';
-import { inline, micros } from './format.js';
+import { inline, joinMapped, micros } from './format.js';
 import { renderCallArgs, renderCapData, renderMethargs } from './values.js';
 import { isVatstore, printedName, syscallCall, type SyscallCall } from '../model/syscall-call.js';
 
@@ -40,13 +40,15 @@ function callText(ctx: RenderContext, call: SyscallCall, tag: string): string {
       const resolutions = call.resolutions;
       if (resolutions === undefined) return `${tag}: unintelligible resolutions`;
       const single = resolutions.length === 1;
-      return resolutions
-        .map(({ target, rejected, data }, idx) => {
+      return joinMapped(
+        resolutions,
+        ({ target, rejected, data }, idx) => {
           const how = rejected ? 'reject' : 'fulfill';
           const index = single ? '' : ` ${idx}`;
           return `${tag}${index} ${how}: ${ctx.ref(target)} := ${renderCapData(data, ctx.value)}`;
-        })
-        .join('\n');
+        },
+        '\n',
+      );
     }
     case 'invoke':
     case 'callNow':
@@ -67,7 +69,7 @@ function callText(ctx: RenderContext, call: SyscallCall, tag: string): string {
     case 'retireImports':
     case 'retireExports':
     case 'abandonExports': {
-      const list = call.refs ? call.refs.map((r) => ctx.ref(r)).join(' ') : '';
+      const list = call.refs ? joinMapped(call.refs, (r) => ctx.ref(r), ' ') : '';
       return `send-${ctx.tag(call.name, `syscall ${call.name}`)}: [${list}]`;
     }
     case 'exit':
@@ -80,7 +82,7 @@ function callText(ctx: RenderContext, call: SyscallCall, tag: string): string {
 /** A vatstoreGetAfter's result, `[key, value]`: `['vc.4.1', '...']`, `[null, null]`. */
 function keyValue(value: unknown): string {
   if (!Array.isArray(value)) return inline(value);
-  return `[${value.map((v) => (v === null ? 'null' : quoted(v))).join(', ')}]`;
+  return `[${joinMapped(value as unknown[], (v) => (v === null ? 'null' : quoted(v)), ', ')}]`;
 }
 
 /**

@@ -14,6 +14,7 @@ import { BigValue, decodeBodyPieces, type BodyShape } from '../scan/body-decoder
 import { decodeBody, isCapData } from '../scan/capdata.js';
 import { methodName } from '../scan/method-name.js';
 import type { CapData, Ref } from '../scan/entry-types.js';
+import { joinMapped } from './format.js';
 
 /** How a slot (a kref or vref) is printed: `@ko12` or `<name>`. */
 export type RefPrinter = (ref: Ref) => string;
@@ -126,7 +127,7 @@ export function renderValue(val: unknown, slots: readonly Ref[], smallcaps: bool
   if (val instanceof BigValue) return BIG;
   let text: string;
   if (Array.isArray(val)) {
-    text = `[${val.map((v) => renderValue(v, slots, smallcaps, ctx)).join(', ')}]`;
+    text = `[${joinMapped(val as unknown[], (v) => renderValue(v, slots, smallcaps, ctx), ', ')}]`;
   } else if (val !== null && typeof val === 'object') {
     const obj = val as Record<string, unknown>;
     const legacy = !smallcaps && '@qclass' in obj ? qclassRecord(obj, slots, ctx) : undefined;
@@ -156,8 +157,8 @@ export function renderMethargs(methargs: unknown, ctx: ValueContext): { method: 
   try {
     const { value, smallcaps } = decoded(methargs, ctx, 'methargs');
     const [method, args] = value as [unknown, unknown[]];
-    const argText = (Array.isArray(args) ? args : []).map((a) => renderValue(a, methargs.slots, smallcaps, ctx));
-    return { method: methodName(method, smallcaps), args: argText.join(', ') };
+    const argText = Array.isArray(args) ? joinMapped(args, (a) => renderValue(a, methargs.slots, smallcaps, ctx), ', ') : '';
+    return { method: methodName(method, smallcaps), args: argText };
   } catch {
     return { method: '<unintelligible method>', args: '<unintelligible message args>' };
   }
@@ -169,7 +170,7 @@ export function renderCallArgs(argsData: unknown, ctx: ValueContext): string {
   try {
     const { value, smallcaps } = decoded(argsData, ctx, 'callArgs');
     if (!Array.isArray(value)) return renderValue(value, argsData.slots, smallcaps, ctx);
-    return value.map((a) => renderValue(a, argsData.slots, smallcaps, ctx)).join(', ');
+    return joinMapped(value, (a) => renderValue(a, argsData.slots, smallcaps, ctx), ', ');
   } catch {
     return '<unintelligible call args>';
   }
