@@ -169,7 +169,17 @@ function compileProgram(p: Program, from: number, given: number): CompiledRead {
 function compileSyscalls(general: Program, head: Program, byName: Map<string, Program>, nameStep: number): CompiledRead {
   if (byName.size === 0) return compileProgram(general, 0, 0);
   const reads = new Map<string, CompiledRead>();
-  for (const [name, p] of byName) reads.set(name, compileProgram(p, nameStep + 1, 6));
+  // Names with the same reads (the vatstore syscalls under --novatstore) share one compiled read: one function for V8 to compile, and its feedback from all of them.
+  const compiled = new Map<string, CompiledRead>();
+  for (const [name, p] of byName) {
+    const key = programKey(p);
+    let read = compiled.get(key);
+    if (read === undefined) {
+      read = compileProgram(p, nameStep + 1, 6);
+      compiled.set(key, read);
+    }
+    reads.set(name, read);
+  }
   return compileRead(
     {
       steps: head.steps,
@@ -187,6 +197,12 @@ function compileSyscalls(general: Program, head: Program, byName: Map<string, Pr
     CODES,
     contains,
   );
+}
+
+/** What a program reads, as a string: two programs of one type with the same key read alike. */
+function programKey(p: Program): string {
+  const steps = p.steps.map((step) => `${step.slot},${step.derive},${step.keptAlone ? 1 : 0}`).join(';');
+  return `${p.type}|${p.last}|${p.wanted.join(',')}|${steps}`;
 }
 
 /** What is read from a key's value besides the value itself (key-order.ts, DERIVED_FROM). */
