@@ -160,7 +160,7 @@ describe('a restart met in a file', () => {
     const loose = await statsOf({ inputs: [file], onWarning: (w) => warnings.push(w) });
     expect(loose.pass.held).toBe('read again');
     expect(loose.pass.mayCountTwice).toBe(51);
-    expect(warnings).toEqual([`${file}: a restart ran again cranks held back no longer (more cranks ran since the last commit than are held): up to 51 may be counted twice`]);
+    expect(warnings).toEqual([`${file}: a restart ran again cranks already counted (more ran since the last commit than are held back): up to 51 may be counted twice`]);
     expect(loose.aggregate.abandoned.cranks).toBe(500);
     expect(loose.aggregate.cranks.routing).toBe(600 + 51);
     // A chain's slog holds every crank since its last commit (up to 10,000): the same restart counts each crank once.

@@ -58,7 +58,7 @@ function heldResult(input: AnalysisInput, result: PassResult, held: CrankHolding
   const mayCountTwice = executions?.mayCountTwice ?? 0;
   if (mayCountTwice > 0) {
     input.onWarning?.(
-      `${result.name}: a restart ran again cranks held back no longer (more cranks ran since the last commit than are held): up to ${mayCountTwice} may be counted twice`,
+      `${result.name}: a restart ran again cranks already counted (more ran since the last commit than are held back): up to ${mayCountTwice} may be counted twice`,
     );
   }
   return { ...result, held, mayCountTwice };
