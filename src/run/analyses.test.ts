@@ -140,40 +140,6 @@ describe('a restart met in a file', () => {
     expect(freedBySecondStart).toBe(true);
   });
 
-  it('a restart that runs again more cranks than were held back: some are counted twice, and the pass says how many may be', async () => {
-    // Routing cranks 1..N, a restart, then cranks from `again` on run again.
-    const slog = (cranks: number, again: number, commit: boolean): string => {
-      const lines = ['{"type":"kernel-init-start","time":1,"monotime":1}'];
-      const crank = (n: number, t: number): void => {
-        lines.push(`{"type":"crank-start","crankType":"routing","crankNum":${n},"time":${t},"monotime":${t}}`);
-        lines.push(`{"type":"crank-finish","crankType":"routing","crankNum":${n},"time":${t + 0.001},"monotime":${t + 0.001},"seconds":0.001}`);
-      };
-      if (commit) lines.push('{"type":"cosmic-swingset-commit-block-finish","blockHeight":1,"blockTime":1,"time":1.5,"monotime":1.5,"seconds":0.1}');
-      for (let n = 1; n <= cranks; n += 1) crank(n, 2 + n / 1000);
-      lines.push('{"type":"kernel-init-start","time":10,"monotime":10}');
-      for (let n = again; n <= cranks; n += 1) crank(n, 11 + n / 1000);
-      return `${lines.join('\n')}\n`;
-    };
-    // Without commits (a standalone kernel's slog) 500 cranks are held: 600 ran, 100 went on before the restart ran 50..600 again.
-    const warnings: string[] = [];
-    const file = write('restart-600.slog', slog(600, 50, false));
-    const loose = await statsOf({ inputs: [file], onWarning: (w) => warnings.push(w) });
-    expect(loose.pass.held).toBe('read again');
-    expect(loose.pass.mayCountTwice).toBe(51);
-    expect(warnings).toEqual([`${file}: a restart ran again cranks already counted (more ran since the last commit than are held back): up to 51 may be counted twice`]);
-    expect(loose.aggregate.abandoned.cranks).toBe(500);
-    expect(loose.aggregate.cranks.routing).toBe(600 + 51);
-    // A chain's slog holds every crank since its last commit (up to 10,000): the same restart counts each crank once.
-    const chain = write('restart-600-chain.slog', slog(600, 50, true));
-    warnings.length = 0;
-    const held = await statsOf({ inputs: [chain], onWarning: (w) => warnings.push(w) });
-    expect(held.pass.held).toBe('from the first commit');
-    expect(held.pass.mayCountTwice).toBe(0);
-    expect(warnings).toEqual([]);
-    expect(held.aggregate.abandoned.cranks).toBe(551);
-    expect(held.aggregate.cranks.routing).toBe(600);
-  });
-
   it('reports each bad line once, those before the restart and after it', async () => {
     const lines = readFileSync(RESTART, 'utf8').split('\n');
     const restartAt = lines.findIndex((l, i) => i > 0 && l.includes('"kernel-init-start"'));
