@@ -302,6 +302,56 @@ function typeRead(type: CrankEntryType, read: CompiledRead): TypeRead {
   return { head: literal(`{"type":"${type}"`), read };
 }
 
+/** Each crank type's read, for one consumer's reads. */
+interface TypeReads {
+  crankStart: TypeRead;
+  crankFinish: TypeRead;
+  deliver: TypeRead;
+  deliverResult: TypeRead;
+  clist: TypeRead;
+  syscall: TypeRead;
+  result: TypeRead;
+}
+
+/**
+ * The reads compiled so far, by what they read. Readers with the same reads
+ * share them (the two sides of `compare`, a pass read again after a
+ * restart): a compiled read keeps nothing of a reader but takes it as its
+ * host, and V8 compiles a function once, not once per reader.
+ */
+const COMPILED = new Map<string, TypeReads>();
+
+function compiledReads(plan: ReadPlan): TypeReads {
+  const key = JSON.stringify(plan.reads);
+  const known = COMPILED.get(key);
+  if (known !== undefined) return known;
+  const one = (type: CrankEntryType, fields: FieldMask<string>): TypeRead => typeRead(type, compileProgram(program(type, fields), 0, 0));
+  const general = plan.syscallFor(undefined);
+  const syscallP = program('syscall', general.syscall);
+  const resultP = program('syscall-result', general.result);
+  const byName = new Map<string, Program>();
+  const resultByName = new Map<string, Program>();
+  for (const name of Object.keys(plan.reads.bySyscallName ?? {})) {
+    const p = plan.syscallFor(name);
+    byName.set(name, program('syscall', p.syscall));
+    resultByName.set(name, program('syscall-result', p.result));
+  }
+  // The steps before the name are read for every syscall as any program would read them; the name always.
+  const syscallHead = headProgram([syscallP, ...byName.values()], NAME_STEP);
+  const resultHead = headProgram([resultP, ...resultByName.values()], RESULT_NAME_STEP);
+  const reads: TypeReads = {
+    crankStart: one('crank-start', plan.crankStart),
+    crankFinish: one('crank-finish', plan.crankFinish),
+    deliver: one('deliver', plan.deliver),
+    deliverResult: one('deliver-result', plan.deliverResult),
+    clist: one('clist', plan.clist),
+    syscall: typeRead('syscall', compileSyscalls(syscallP, syscallHead, byName, NAME_STEP)),
+    result: typeRead('syscall-result', compileSyscalls(resultP, resultHead, resultByName, RESULT_NAME_STEP)),
+  };
+  COMPILED.set(key, reads);
+  return reads;
+}
+
 export class FastReader implements StepHost {
   readonly sc = new ByteScanner();
   private batch: LineBatch | undefined;
@@ -316,27 +366,14 @@ export class FastReader implements StepHost {
   private readonly clistR: TypeRead;
 
   constructor(plan: ReadPlan) {
-    const one = (type: CrankEntryType, fields: FieldMask<string>): TypeRead => typeRead(type, compileProgram(program(type, fields), 0, 0));
-    this.crankStartR = one('crank-start', plan.crankStart);
-    this.crankFinishR = one('crank-finish', plan.crankFinish);
-    this.deliverR = one('deliver', plan.deliver);
-    this.deliverResultR = one('deliver-result', plan.deliverResult);
-    this.clistR = one('clist', plan.clist);
-    const general = plan.syscallFor(undefined);
-    const syscallP = program('syscall', general.syscall);
-    const resultP = program('syscall-result', general.result);
-    const byName = new Map<string, Program>();
-    const resultByName = new Map<string, Program>();
-    for (const name of Object.keys(plan.reads.bySyscallName ?? {})) {
-      const p = plan.syscallFor(name);
-      byName.set(name, program('syscall', p.syscall));
-      resultByName.set(name, program('syscall-result', p.result));
-    }
-    // The steps before the name are read for every syscall as any program would read them; the name always.
-    const syscallHead = headProgram([syscallP, ...byName.values()], NAME_STEP);
-    const resultHead = headProgram([resultP, ...resultByName.values()], RESULT_NAME_STEP);
-    this.syscallR = typeRead('syscall', compileSyscalls(syscallP, syscallHead, byName, NAME_STEP));
-    this.resultR = typeRead('syscall-result', compileSyscalls(resultP, resultHead, resultByName, RESULT_NAME_STEP));
+    const reads = compiledReads(plan);
+    this.crankStartR = reads.crankStart;
+    this.crankFinishR = reads.crankFinish;
+    this.deliverR = reads.deliver;
+    this.deliverResultR = reads.deliverResult;
+    this.clistR = reads.clist;
+    this.syscallR = reads.syscall;
+    this.resultR = reads.result;
   }
 
   /** The entry of the line at bytes [start, end) of a batch, or undefined: read it with the plain path. */
