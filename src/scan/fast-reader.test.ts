@@ -216,6 +216,9 @@ describe('hand-made lines', () => {
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","vatIDs":["v9"]},"time":1795403706.027353,"monotime":44.18835249}',
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"vatID"},"time":1795403706.027353,"monotime":44.18835249}',
       '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"\\"vatID\\""},"time":1795403706.027353,"monotime":44.18835249}',
+      // A message longer than the span searched by a loop (the native search then): a vatID after 5,000 bytes, and none.
+      `{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"${'y'.repeat(5000)}","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}`,
+      `{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"send","message":{"type":"send","target":"ko1","x":"${'y'.repeat(5000)}"},"time":1795403706.027353,"monotime":44.18835249}`,
       '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50","time":1655402420.651674,"monotime":7.762973879039287,"extra":1}',
       '{"type":"crank-finish","crankType":"routing","messageType":"startVat","crankNum":0,"time":1,"monotime":2,"seconds":-0}',
       // Usual lines with one thing missing or unusual: vsr or vd missing, a vatID further on, an escape.

@@ -626,12 +626,17 @@ function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Arra
   return true;
 }
 
+/** Spans longer than this are searched natively. */
+const NATIVE_SEARCH_FROM = 4096;
+
 /**
- * Do bytes [from, to) hold `bytes`? A plain loop: the spans searched are a
- * line's rest (some hundreds of bytes), where Node's native search cost
- * more in making a view of them and calling out than in searching.
+ * Do bytes [from, to) hold `bytes`? A plain loop over a span of a line's
+ * usual size (some hundreds of bytes), where Node's native search cost more
+ * in making a view and calling out than in searching; the native search
+ * over a longer one (a message with kilobytes of arguments).
  */
 function contains(buf: Uint8Array, from: number, to: number, bytes: Uint8Array): boolean {
+  if (to - from > NATIVE_SEARCH_FROM) return (buf as Buffer).subarray(from, to).indexOf(bytes) >= 0;
   const n = bytes.length;
   const first = bytes[0] as number;
   const last = to - n;
