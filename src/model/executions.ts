@@ -8,10 +8,12 @@
  * `cosmic-swingset-commit-block-finish`), within bounds, and at a restart
  * hands the held cranks that run again to `abandoned` instead of `crank`.
  *
- * Bounded: at most MAX_HELD_ITEMS items of held cranks, and at most
- * MAX_HELD_UNCOMMITTED cranks in a slog without commits yet (a standalone
- * kernel's, a benchmark's), MAX_HELD_BETWEEN_COMMITS in a chain's: the
- * oldest go on as committed. A restart that runs again more cranks than
+ * Bounded: at most MAX_HELD_ITEMS items of held cranks, MAX_HELD_ENTRIES
+ * entries outside them, and at most MAX_HELD_UNCOMMITTED cranks in a
+ * standalone kernel's slog (a benchmark's), MAX_HELD_BETWEEN_COMMITS in a
+ * chain's (one with `cosmic-swingset-*` entries): the oldest go on as
+ * committed. Entries outside cranks are held only behind a held crank (to
+ * keep their order); with none held they go on at once. A restart that runs again more cranks than
  * were held has some counted twice: `mayCountTwice` then says how many may
  * be. The bound without commits is low because holding costs speed: a held
  * crank outlives V8's young generation once more are held than a young
@@ -69,6 +71,13 @@ const MAX_HELD_UNCOMMITTED = 500;
 const MAX_HELD_BETWEEN_COMMITS = 10_000;
 /** Items of held cranks at most, either way: the bound on memory. */
 const MAX_HELD_ITEMS = 100_000;
+/**
+ * Entries outside cranks held at most (a restart's transcript replays
+ * before its first crank, blocks without cranks): past it, a restart that
+ * still waits for its first crank is given up (what was held goes on, and
+ * the first crank after the restart says how many may be counted twice).
+ */
+const MAX_HELD_ENTRIES = 50_000;
 
 type Held = { crank: Crank; entry?: undefined; line?: undefined } | { crank?: undefined; entry: SlogEntry; line: number };
 
@@ -86,8 +95,16 @@ export class CommittedCranks implements CrankSink {
   private restartAt = -1;
   /** Cranks a restart ran again that had already gone on as committed (the bounds): counted twice. */
   mayCountTwice = 0;
-  /** The slog has commits: held between them (MAX_HELD_BETWEEN_COMMITS). */
-  private commits = false;
+  /** The slog is a chain's (commits, blocks): held between commits up to MAX_HELD_BETWEEN_COMMITS. */
+  private chain = false;
+  /** Entries outside cranks held. */
+  private heldEntries = 0;
+  /**
+   * A restart's first crank is still to come, with nothing held from before
+   * the restart (none was, or the restart was given up: MAX_HELD_ENTRIES):
+   * that crank only says how many may be counted twice.
+   */
+  private awaitingAgain = false;
   /** The highest crank number that went on early. */
   private releasedEarly = -1;
   /** Executions handed to `abandoned`. */
@@ -116,7 +133,7 @@ export class CommittedCranks implements CrankSink {
   entry(entry: SlogEntry, line: number): void {
     if (this.unheld) return;
     const commit = entry.type === 'cosmic-swingset-commit-block-finish';
-    if (commit) this.commits = true;
+    if (!this.chain && entry.type.startsWith('cosmic-swingset-')) this.chain = true;
     if (entry.type === 'kernel-init-start') {
       this.kernelStarts += 1;
       if (this.kernelStarts > 1 && !this.holding) {
@@ -126,15 +143,30 @@ export class CommittedCranks implements CrankSink {
         this.spill = undefined;
         throw restartUnheld();
       }
-      if (this.kernelStarts > 1 && this.restartAt < 0) this.restartAt = this.held.length;
+      if (this.kernelStarts > 1 && this.restartAt < 0) {
+        if (this.heldCranks > 0) this.restartAt = this.held.length;
+        else this.awaitingAgain = true;
+      }
     }
     if (!this.holding) {
       this.sink.entry(entry, line);
       if (commit) this.holding = true;
       return;
     }
+    if (this.heldCranks === 0 && this.restartAt < 0) {
+      // Nothing held to keep it behind: it goes on now (whatever was held before it is entries too).
+      this.release(this.held.length - this.head);
+      this.sink.entry(entry, line);
+      return;
+    }
     this.held.push({ entry, line });
-    if (commit && this.restartAt < 0) this.release(this.held.length - this.head);
+    this.heldEntries += 1;
+    if (this.restartAt < 0) {
+      if (commit) this.release(this.held.length - this.head);
+      else this.trim();
+    } else if (this.heldEntries > MAX_HELD_ENTRIES) {
+      this.giveUpRestart();
+    }
   }
 
   crank(crank: Crank): void {
@@ -145,6 +177,7 @@ export class CommittedCranks implements CrankSink {
     }
     this.heldAny = true;
     if (this.restartAt >= 0) this.settleRestart(crank);
+    else if (this.awaitingAgain) this.lateRestart(crank);
     this.held.push({ crank });
     this.heldCranks += 1;
     this.heldItems += crank.items.length;
@@ -170,6 +203,7 @@ export class CommittedCranks implements CrankSink {
     this.head = 0;
     this.heldCranks = 0;
     this.heldItems = 0;
+    this.heldEntries = 0;
     for (let i = head; i < held.length; i += 1) {
       const h = held[i] as Held;
       if (h.crank && i < at && h.crank.crankNum >= from) {
@@ -179,21 +213,48 @@ export class CommittedCranks implements CrankSink {
     }
   }
 
+  /** Over a bound, the oldest held go on as committed. */
   private trim(): void {
     let n = 0;
     let cranks = this.heldCranks;
     let items = this.heldItems;
-    const maxCranks = this.commits ? MAX_HELD_BETWEEN_COMMITS : MAX_HELD_UNCOMMITTED;
-    while (this.head + n < this.held.length && (cranks > maxCranks || items > MAX_HELD_ITEMS)) {
+    let entries = this.heldEntries;
+    const maxCranks = this.chain ? MAX_HELD_BETWEEN_COMMITS : MAX_HELD_UNCOMMITTED;
+    while (this.head + n < this.held.length && (cranks > maxCranks || items > MAX_HELD_ITEMS || entries > MAX_HELD_ENTRIES)) {
       const h = this.held[this.head + n] as Held;
       if (h.crank) {
         cranks -= 1;
         items -= h.crank.items.length;
         if (h.crank.crankNum > this.releasedEarly) this.releasedEarly = h.crank.crankNum;
+      } else {
+        entries -= 1;
       }
       n += 1;
     }
     if (n > 0) this.release(n);
+  }
+
+  /**
+   * A restart still waits for its first crank and too much came after it
+   * (MAX_HELD_ENTRIES): everything held goes on as committed, and the first
+   * crank after the restart says how many of them may be counted twice.
+   */
+  private giveUpRestart(): void {
+    const held = this.held;
+    for (let i = this.head; i < held.length; i += 1) {
+      const crank = (held[i] as Held).crank;
+      if (crank && crank.crankNum > this.releasedEarly) this.releasedEarly = crank.crankNum;
+    }
+    this.restartAt = -1;
+    this.awaitingAgain = true;
+    this.release(held.length - this.head);
+  }
+
+  /** The first crank after a restart with nothing held from before it: as settleRestart counts it, with nothing to abandon. */
+  private lateRestart(first: Crank): void {
+    this.awaitingAgain = false;
+    const from = first.again ? first.crankNum : Infinity;
+    if (from <= this.releasedEarly) this.mayCountTwice += this.releasedEarly - from + 1;
   }
 
   /** Hands on the first `n` held. */
@@ -206,6 +267,8 @@ export class CommittedCranks implements CrankSink {
       if (h.crank) {
         this.heldCranks -= 1;
         this.heldItems -= h.crank.items.length;
+      } else {
+        this.heldEntries -= 1;
       }
       this.pass(h);
     }

@@ -87,6 +87,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
       inputs: files,
       ...(req.onBadLine ? { onBadLine: req.onBadLine } : {}),
       ...(req.governHeap ? { governHeap: true } : {}),
+      onWarning: warn,
     },
     REPORT_READS,
     make,

@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander';
 import { verdict } from '../../analyses/compare-report.js';
 import { reportHtml } from '../../report/html.js';
 import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
-import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
@@ -76,7 +76,8 @@ Examples:
         topN: opts.count,
         annotations,
         thresholds,
-        ...ANALYSIS_REPORTS,
+        onBadLine: reportBadLine,
+        // Also what the figures may get wrong (a restart that ran again more cranks than were held back).
         warn,
         governHeap: true,
       }),
