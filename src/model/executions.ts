@@ -13,9 +13,10 @@
  * standalone kernel's slog (a benchmark's), MAX_HELD_BETWEEN_COMMITS in a
  * chain's (one with `cosmic-swingset-*` entries): the oldest go on as
  * committed. Entries outside cranks are held only behind a held crank (to
- * keep their order); with none held they go on at once. A restart that runs again more cranks than
- * were held has some counted twice: `mayCountTwice` then says how many may
- * be. The bound without commits is low because holding costs speed: a held
+ * keep their order); with none held they go on at once. A restart that runs
+ * again more cranks than were held has some counted twice: `mayCountTwice`
+ * then says how many may be. The bound without commits is low because
+ * holding costs speed: a held
  * crank outlives V8's young generation once more are held than a young
  * collection's worth of input (some 2,000 cranks), and everything read is
  * then promoted (`stats` from a pipe: 1.32 s of CPU holding 2,000 cranks on
@@ -191,10 +192,20 @@ export class CommittedCranks implements CrankSink {
     this.release(this.held.length - this.head);
   }
 
-  /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
-  private settleRestart(first: Crank): void {
+  /**
+   * Where the kernel ran again from, told by the first crank after a
+   * restart (Infinity: nothing ran again); the cranks from there on that
+   * went on early are counted as counted twice.
+   */
+  private ranAgainFrom(first: Crank): number {
     const from = first.again ? first.crankNum : Infinity;
     if (from <= this.releasedEarly) this.mayCountTwice += this.releasedEarly - from + 1;
+    return from;
+  }
+
+  /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
+  private settleRestart(first: Crank): void {
+    const from = this.ranAgainFrom(first);
     const at = this.restartAt;
     this.restartAt = -1;
     const held = this.held;
@@ -225,13 +236,12 @@ export class CommittedCranks implements CrankSink {
       if (h.crank) {
         cranks -= 1;
         items -= h.crank.items.length;
-        if (h.crank.crankNum > this.releasedEarly) this.releasedEarly = h.crank.crankNum;
       } else {
         entries -= 1;
       }
       n += 1;
     }
-    if (n > 0) this.release(n);
+    if (n > 0) this.releaseEarly(n);
   }
 
   /**
@@ -240,21 +250,25 @@ export class CommittedCranks implements CrankSink {
    * crank after the restart says how many of them may be counted twice.
    */
   private giveUpRestart(): void {
-    const held = this.held;
-    for (let i = this.head; i < held.length; i += 1) {
-      const crank = (held[i] as Held).crank;
-      if (crank && crank.crankNum > this.releasedEarly) this.releasedEarly = crank.crankNum;
-    }
     this.restartAt = -1;
     this.awaitingAgain = true;
-    this.release(held.length - this.head);
+    this.releaseEarly(this.held.length - this.head);
   }
 
   /** The first crank after a restart with nothing held from before it: as settleRestart counts it, with nothing to abandon. */
   private lateRestart(first: Crank): void {
     this.awaitingAgain = false;
-    const from = first.again ? first.crankNum : Infinity;
-    if (from <= this.releasedEarly) this.mayCountTwice += this.releasedEarly - from + 1;
+    this.ranAgainFrom(first);
+  }
+
+  /** Hands on the first `n` held before their commit (a bound): a restart may yet run some of them again. */
+  private releaseEarly(n: number): void {
+    const held = this.held;
+    for (let i = this.head; i < this.head + n; i += 1) {
+      const crank = (held[i] as Held).crank;
+      if (crank && crank.crankNum > this.releasedEarly) this.releasedEarly = crank.crankNum;
+    }
+    this.release(n);
   }
 
   /** Hands on the first `n` held. */
