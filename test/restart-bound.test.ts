@@ -43,49 +43,36 @@ function restartSlog(name: string, cranks: number, again: number, before: Before
 const warning = (file: string, n: number): string =>
   `${file}: a restart ran again cranks already counted (more ran since the last commit than are held back): up to ${n} may be counted twice`;
 
+/** What `stats` counts of a slog, and the warnings it gives. */
+async function counted(file: string): Promise<{ held: string; mayCountTwice: number; abandoned: number; routing: number; warnings: string[] }> {
+  const warnings: string[] = [];
+  const r = await statsOf({ inputs: [file], onWarning: (w) => warnings.push(w) });
+  return { held: r.pass.held, mayCountTwice: r.pass.mayCountTwice, abandoned: r.aggregate.abandoned.cranks, routing: r.aggregate.cranks.routing, warnings };
+}
+
 describe('a restart that runs again more cranks than were held back', () => {
   it('without commits (500 held): 600 ran, 100 went on before the restart ran 50..600 again, 51 counted twice, and the pass says so', async () => {
     const file = restartSlog('restart-600.slog', 600, 50, 'nothing');
-    const warnings: string[] = [];
-    const loose = await statsOf({ inputs: [file], onWarning: (w) => warnings.push(w) });
-    expect(loose.pass.held).toBe('read again');
-    expect(loose.pass.mayCountTwice).toBe(51);
-    expect(warnings).toEqual([warning(file, 51)]);
-    expect(loose.aggregate.abandoned.cranks).toBe(500);
-    expect(loose.aggregate.cranks.routing).toBe(600 + 51);
+    expect(await counted(file)).toEqual({ held: 'read again', mayCountTwice: 51, abandoned: 500, routing: 600 + 51, warnings: [warning(file, 51)] });
   });
 
   it('a chain slog holds every crank since its last commit (up to 10,000): the same restart counts each crank once', async () => {
     const file = restartSlog('restart-600-chain.slog', 600, 50, 'commit');
-    const warnings: string[] = [];
-    const held = await statsOf({ inputs: [file], onWarning: (w) => warnings.push(w) });
-    expect(held.pass.held).toBe('from the first commit');
-    expect(held.pass.mayCountTwice).toBe(0);
-    expect(warnings).toEqual([]);
-    expect(held.aggregate.abandoned.cranks).toBe(551);
-    expect(held.aggregate.cranks.routing).toBe(600);
+    expect(await counted(file)).toEqual({ held: 'from the first commit', mayCountTwice: 0, abandoned: 551, routing: 600, warnings: [] });
   });
 
   it('a chain slog before its first commit (a begin-block seen) is held as a chain\'s: up to 10,000', async () => {
     const file = restartSlog('restart-700-begin.slog', 700, 1, 'begin-block');
-    const r = await statsOf({ inputs: [file] });
-    expect(r.pass.mayCountTwice).toBe(0);
-    expect(r.aggregate.abandoned.cranks).toBe(700);
-    expect(r.aggregate.cranks.routing).toBe(700);
+    expect(await counted(file)).toEqual({ held: 'read again', mayCountTwice: 0, abandoned: 700, routing: 700, warnings: [] });
   });
 
   it('entries outside cranks are held only behind held cranks, and at most 50,000: past that, a restart waiting for its first crank is given up, and that crank says how many may be counted twice', async () => {
     // 40,000 entries between the restart and its first crank: held, and the restart settled as usual.
-    const within = await statsOf({ inputs: [restartSlog('restart-40k.slog', 100, 50, 'commit', 40_000)] });
-    expect(within.pass.mayCountTwice).toBe(0);
-    expect(within.aggregate.abandoned.cranks).toBe(51);
+    const within = restartSlog('restart-40k.slog', 100, 50, 'commit', 40_000);
+    expect(await counted(within)).toEqual({ held: 'from the first commit', mayCountTwice: 0, abandoned: 51, routing: 100, warnings: [] });
     // 60,000: given up, the 100 held cranks went on; cranks 50..100 run again are counted twice, and the pass says so.
-    const warnings: string[] = [];
-    const beyond = await statsOf({ inputs: [restartSlog('restart-60k.slog', 100, 50, 'commit', 60_000)], onWarning: (w) => warnings.push(w) });
-    expect(beyond.pass.mayCountTwice).toBe(51);
-    expect(beyond.aggregate.abandoned.cranks).toBe(0);
-    expect(beyond.aggregate.cranks.routing).toBe(151);
-    expect(warnings).toHaveLength(1);
+    const beyond = restartSlog('restart-60k.slog', 100, 50, 'commit', 60_000);
+    expect(await counted(beyond)).toEqual({ held: 'from the first commit', mayCountTwice: 51, abandoned: 0, routing: 151, warnings: [warning(beyond, 51)] });
   });
 
   it('with no crank held, an entry goes on at once (a slog of many entries and no cranks holds nothing)', () => {
