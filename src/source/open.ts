@@ -283,24 +283,38 @@ export async function openPath(path: string): Promise<SlogSource> {
     // A pipe (`<(zcat a.gz)`, a FIFO, /dev/stdin): read in order, never seeked.
     return streamSource(path, createReadStream('', { fd, highWaterMark: STREAM_CHUNK }));
   }
-  let head: Buffer;
+  return regularFileSource(fd, path, size, false);
+}
+
+/**
+ * A regular file open at `fd`, read from where its offset stands: plain
+ * text synchronously into the reused buffer, gzip as a stream through
+ * gunzip. Its first two bytes, which tell the two apart, are read (an
+ * offset cannot be peeked at) and handed on first. The fd is closed at the
+ * end unless `keepOpen` (stdin).
+ */
+function regularFileSource(fd: number, name: string, size: number, keepOpen: boolean): SlogSource {
+  const head = Buffer.alloc(2);
+  let got: number;
   try {
-    const buf = Buffer.alloc(2);
-    head = buf.subarray(0, readSync(fd, buf, 0, 2, 0));
+    got = readSync(fd, head, 0, 2, null);
   } catch (err) {
-    closeSync(fd);
-    throw new InputError(path, describe(err));
+    if (!keepOpen) closeSync(fd);
+    throw new InputError(name, describe(err));
   }
-  let read = 0;
+  const first = head.subarray(0, got);
+  const gzipped = isGzipMagic(first);
+  // gunzipped() counts every raw chunk it is given, the first two bytes too.
+  let read = gzipped ? 0 : got;
   const count = (n: number): void => {
     read += n;
   };
-  if (isGzipMagic(head)) {
-    const raw = createReadStream('', { fd, highWaterMark: STREAM_CHUNK, start: 0 });
-    const stream = gunzipped(raw, path, count);
-    return { name: path, chunks: () => stream, rawBytesRead: () => read, rawSize: size, gzipped: true };
+  if (gzipped) {
+    const rest = createReadStream('', { fd, highWaterMark: STREAM_CHUNK, autoClose: !keepOpen });
+    const stream = gunzipped(withFirstAsync(first, rest), name, count);
+    return { name, chunks: () => stream, rawBytesRead: () => read, rawSize: size, gzipped: true };
   }
-  return { name: path, chunks: () => syncChunks(fd, path, count), rawBytesRead: () => read, rawSize: size, gzipped: false };
+  return { name, chunks: () => withFirst(first, syncChunks(fd, name, count, keepOpen)), rawBytesRead: () => read, rawSize: size, gzipped: false };
 }
 
 /** `first`, then `rest`. */
@@ -330,27 +344,7 @@ export function stdinFile(fd = 0): SlogSource | undefined {
   } catch {
     return undefined;
   }
-  // Its first two bytes tell gzip from plain text; they are read, not peeked at (its offset cannot be known).
-  const head = Buffer.alloc(2);
-  let got: number;
-  try {
-    got = readSync(fd, head, 0, 2, null);
-  } catch (err) {
-    throw new InputError(STDIN_NAME, describe(err));
-  }
-  const first = head.subarray(0, got);
-  const gzipped = isGzipMagic(first);
-  // gunzipped() counts every raw chunk it is given, the first two bytes too.
-  let read = gzipped ? 0 : got;
-  const count = (n: number): void => {
-    read += n;
-  };
-  if (gzipped) {
-    const rest = createReadStream('', { fd, highWaterMark: STREAM_CHUNK, autoClose: false });
-    const stream = gunzipped(withFirstAsync(first, rest), STDIN_NAME, count);
-    return { name: STDIN_NAME, chunks: () => stream, rawBytesRead: () => read, rawSize: size, gzipped: true };
-  }
-  return { name: STDIN_NAME, chunks: () => withFirst(first, syncChunks(fd, STDIN_NAME, count, true)), rawBytesRead: () => read, rawSize: size, gzipped: false };
+  return regularFileSource(fd, STDIN_NAME, size, true);
 }
 
 /** Opens one input. `-` is stdin (`stdin` may stand in for process.stdin, which is then not looked at). */
