@@ -15,8 +15,13 @@
  * pass has nothing else to do meanwhile: an asynchronous read left the
  * thread idle while each read went to another thread and back, a tenth of
  * the pass, measured); so is stdin when it is one (`slogulate - < FILE`:
- * the stream path cost a third more CPU). Anything that is not a regular
- * file is read as a stream, never seeked (a pipe cannot be).
+ * the stream path cost a third more CPU). A pipe (`cat FILE | slogulate -`,
+ * `<(zcat a.gz)`, a FIFO) is read synchronously too, in order, never seeked
+ * (a pipe cannot be): a read waits for the writer, as a pass would anyway,
+ * and Node's stream machinery per 64 KB of a pipe cost a sixth more CPU
+ * than the file. Stdin that another program left non-blocking (a read
+ * that would wait fails instead: EAGAIN) goes on as process.stdin's
+ * stream from there. Gzip from a pipe, a socket, a terminal: streams.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -269,18 +274,21 @@ export async function openPath(path: string): Promise<SlogSource> {
     throw new InputError(path, describe(err));
   }
   let regular: boolean;
+  let fifo: boolean;
   let size: number;
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
     regular = st.isFile();
+    fifo = st.isFIFO();
     size = st.size;
   } catch (err) {
     closeSync(fd);
     throw new InputError(path, describe(err));
   }
+  if (fifo) return pipeSource(fd, path, false, () => createReadStream('', { fd, highWaterMark: STREAM_CHUNK }));
   if (!regular) {
-    // A pipe (`<(zcat a.gz)`, a FIFO, /dev/stdin): read in order, never seeked.
+    // A device or socket (/dev/stdin on a terminal): read in order, never seeked.
     return streamSource(path, createReadStream('', { fd, highWaterMark: STREAM_CHUNK }));
   }
   return regularFileSource(fd, path, size, false);
@@ -332,13 +340,16 @@ async function* withFirstAsync(first: Buffer, rest: AsyncIterable<Buffer | strin
  * Stdin (fd 0, or another open fd: tests) when it is a regular file
  * (`slogulate - < FILE`): read as a file is (synchronously, into the reused
  * buffer), from where its offset stands (a program before may have read
- * some of it); undefined when it is anything else (a pipe, a terminal),
- * which is read as a stream. The fd is not closed.
+ * some of it); when it is a pipe (`cat FILE | slogulate -`): read
+ * synchronously too (pipeSource), `stream()` (process.stdin) taking over
+ * where a read would wait; undefined when it is anything else (a
+ * terminal, a socket), which is read as a stream. The fd is not closed.
  */
-export function stdinFile(fd = 0): SlogSource | undefined {
+export async function stdinFile(fd = 0, stream: () => Readable = () => process.stdin): Promise<SlogSource | undefined> {
   let size: number;
   try {
     const st = fstatSync(fd);
+    if (st.isFIFO()) return pipeSource(fd, STDIN_NAME, true, stream);
     if (!st.isFile()) return undefined;
     size = st.size;
   } catch {
@@ -347,9 +358,104 @@ export function stdinFile(fd = 0): SlogSource | undefined {
   return regularFileSource(fd, STDIN_NAME, size, true);
 }
 
+/** A read that would wait, on a non-blocking fd. */
+function wouldBlock(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException).code === 'EAGAIN';
+}
+
+/**
+ * A pipe open at `fd` (see the file's comment): its first two bytes read
+ * synchronously (a read gives what the writer has written so far: one byte
+ * is possible), then, plain, the rest synchronously into the reused buffer;
+ * gzip, and a plain pipe's rest once a read would wait (a non-blocking
+ * stdin: EAGAIN), from `stream()`, a stream over the same fd. The fd is
+ * closed at the end unless `keepOpen` (stdin).
+ */
+function pipeSource(fd: number, name: string, keepOpen: boolean, stream: () => Readable): SlogSource | Promise<SlogSource> {
+  const head = Buffer.alloc(2);
+  let got = 0;
+  let blocked = false;
+  try {
+    while (got < 2) {
+      const n = readSync(fd, head, got, 2 - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+  } catch (err) {
+    if (!wouldBlock(err)) {
+      if (!keepOpen) closeSync(fd);
+      throw new InputError(name, describe(err));
+    }
+    blocked = true;
+  }
+  const first = head.subarray(0, got);
+  let read = got;
+  const count = (n: number): void => {
+    read += n;
+  };
+  // Not two bytes there yet on a non-blocking pipe: all of it from the stream, whose first chunk (with the byte read, if one was) says gzip or not.
+  if (blocked) return streamSource(name, Readable.from(headJoined(first, stream())));
+  if (isGzipMagic(first)) {
+    // gunzipped() counts every raw chunk it is given, the first two bytes too.
+    read = 0;
+    const raw = gunzipped(withFirstAsync(first, stream()), name, count);
+    return { name, chunks: () => raw, rawBytesRead: () => read, rawSize: undefined, gzipped: true };
+  }
+  const chunks = pipeChunks(first, fd, name, count, keepOpen, stream);
+  return { name, chunks: () => chunks, rawBytesRead: () => read, rawSize: undefined, gzipped: false };
+}
+
+/** A plain pipe's bytes, `first` (read already), then the rest read synchronously until a read would wait (then `stream()` gives the rest). */
+async function* pipeChunks(first: Buffer, fd: number, name: string, count: (n: number) => void, keepOpen: boolean, stream: () => Readable): AsyncGenerator<Buffer> {
+  if (first.length > 0) yield first;
+  const buf = READ_BUFFER.take(SYNC_CHUNK);
+  let closeFd = !keepOpen;
+  try {
+    for (;;) {
+      let n: number;
+      try {
+        n = readSync(fd, buf, 0, SYNC_CHUNK, null);
+      } catch (err) {
+        if (!wouldBlock(err)) throw new InputError(name, describe(err));
+        // The stream owns the fd from here (and closes it when it should).
+        closeFd = false;
+        for await (const chunk of failuresNamed(name, toBuffers(stream()))) {
+          count(chunk.length);
+          yield chunk;
+        }
+        return;
+      }
+      if (n === 0) return;
+      count(n);
+      yield buf.subarray(0, n);
+    }
+  } finally {
+    READ_BUFFER.give(buf);
+    if (closeFd) closeSync(fd);
+  }
+}
+
+/** A stream's chunks, `head` (bytes read from it already) joined to the first. */
+async function* headJoined(head: Buffer, rest: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  let pending = head.length > 0 ? head : undefined;
+  for await (const chunk of rest) {
+    if (pending === undefined) {
+      yield bufferOf(chunk);
+    } else {
+      yield Buffer.concat([pending, bufferOf(chunk)]);
+      pending = undefined;
+    }
+  }
+  if (pending !== undefined) yield pending;
+}
+
+async function* toBuffers(stream: AsyncIterable<Buffer | string>): AsyncGenerator<Buffer> {
+  for await (const chunk of stream) yield bufferOf(chunk);
+}
+
 /** Opens one input. `-` is stdin (`stdin` may stand in for process.stdin, which is then not looked at). */
 export async function openInput(input: SlogInput, stdin?: Readable): Promise<SlogSource> {
-  if (input === '-') return (stdin === undefined ? stdinFile() : undefined) ?? streamSource(STDIN_NAME, stdin ?? process.stdin);
+  if (input === '-') return (stdin === undefined ? await stdinFile() : undefined) ?? streamSource(STDIN_NAME, stdin ?? process.stdin);
   if (typeof input === 'string') return openPath(input);
   if ('bytes' in input) return streamSource(input.name, Readable.from([input.bytes]), input.bytes.length);
   return streamSource(input.name, input.stream);
