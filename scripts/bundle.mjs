@@ -71,6 +71,29 @@ async function bundle(out) {
   });
 }
 
+/**
+ * The bundle as ASCII, so that each start decodes it as latin1, one byte a
+ * character (src/cli/start.cts): UTF-8 with a single non-ASCII character
+ * made V8 hold it as two bytes a character, and decoding it cost 12M
+ * instructions of a start's 170M. esbuild escapes non-ASCII characters in
+ * strings; those it leaves are in comments (written here as `\uXXXX`) or
+ * in a regular expression or String.raw (a build error: write them as
+ * `\uXXXX` in the source).
+ */
+function asciiOnly(text, file) {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i];
+    if (!/[^\x00-\x7f]/.test(line)) continue;
+    const code = line.trimStart();
+    if (!(code.startsWith('//') || code.startsWith('/*') || code.startsWith('*'))) {
+      throw new Error(`scripts/bundle.mjs: ${file}:${i + 1}: a non-ASCII character outside a comment (write it as \\uXXXX in the source): ${code.slice(0, 120)}`);
+    }
+    lines[i] = line.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  return lines.join('\n');
+}
+
 /** Written beside its target, then renamed: a failed build leaves no half file. */
 function writeAtomically(path, bytes) {
   const temp = `${path}.${process.pid}.tmp`;
@@ -88,7 +111,15 @@ if (process.argv[2] === '--check') {
   const temp = `${BUNDLE}.${process.pid}.tmp`;
   await bundle(temp);
   // An import() left in the bundle (of a computed name) would fail only when it runs: fail here.
-  const left = readFileSync(temp, 'utf8').match(/^.*\bimport\(.*$/m);
+  let text;
+  try {
+    text = asciiOnly(readFileSync(temp, 'utf8'), BUNDLE);
+  } catch (err) {
+    rmSync(temp);
+    throw err;
+  }
+  writeFileSync(temp, text);
+  const left = text.match(/^.*\bimport\(.*$/m);
   if (left) {
     rmSync(temp);
     throw new Error(`scripts/bundle.mjs: the bundle keeps an import() the loader cannot serve: ${left[0].trim()}`);

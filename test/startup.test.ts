@@ -58,6 +58,14 @@ describe('start-up', () => {
     expect(check.status).toBe(0);
   });
 
+  it('the bundle is ASCII, which start.cts decodes as latin1 (scripts/bundle.mjs escapes what esbuild leaves in comments, fails on the rest)', () => {
+    const bytes = readFileSync(join(ROOT, 'dist', 'slogulate.cjs'));
+    expect(bytes.findIndex((b) => b > 0x7f)).toBe(-1);
+    // µ is in its lines (written \u00b5): a bundle decoded wrongly would not print it.
+    const run = spawnSync(process.execPath, [join(ROOT, 'bin', 'slogulate'), '--timing', slogPath(REFERENCE.slog)], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+    expect(run.stdout).toMatch(/ \d+\u00b5s\b/);
+  });
+
   it('bin/slogulate runs the bundle: no module of dist/ loaded one by one, the reference text', () => {
     expectStart(ROOT, 'bundle');
   });

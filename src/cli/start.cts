@@ -33,7 +33,8 @@ const importPackage = (name: string): Promise<unknown> => import(name);
 
 /** The bundle, compiled (from `cachedData` when given): its script (for its cache) and its `main`. */
 export function loadBundle(cachedData?: Buffer): { script: Script; main: Main } {
-  const source = readFileSync(BUNDLE, 'utf8');
+  // ASCII (scripts/bundle.mjs makes it so): latin1 decodes it without UTF-8's checks, into one byte a character.
+  const source = readFileSync(BUNDLE, 'latin1');
   // The wrapper Node.js gives a CommonJS module, and `__importPackage` for the
   // bundle's import() of packages (scripts/bundle.mjs): a script run by node:vm
   // has no import() of its own without --experimental-vm-modules.

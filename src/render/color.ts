@@ -123,16 +123,16 @@ const TOKENS = new RegExp(
     String.raw`(?<=<- )(?<method>[^\s(]+)(?=\()`,
     String.raw`(?<=^(?:syscall )?(?:invoke|callNow): \S+\.)(?<invoked>[^\s(.]+)(?=\()`,
     String.raw`(?<angle><[^<>\n]+>)`,
-    String.raw`(?<took> \((?<us>\d+)µs\)$)`,
+    String.raw`(?<took> \((?<us>\d+)\u00b5s\)$)`,
   ].join('|'),
   'g',
 );
 
 /** ` [total:902µs local:... 12.42%] 4 syscalls 12345 computrons` (figures absent with --no-times). */
-const HEADER_TIMING = / (?:\[total:(\d+)µs [^\]]*\] )?\d+ syscalls(?: \d+ computrons)?$/;
+const HEADER_TIMING = / (?:\[total:(\d+)\u00b5s [^\]]*\] )?\d+ syscalls(?: \d+ computrons)?$/;
 const HEADER = /^\/\/ crank (\d+): (.*)$/;
 const CRANK_START = /^crank-start: (\S+) crank (\d+)$/;
-const CRANK_FINISH = /^crank-finish: (\d+)µs crank (\d+)$/;
+const CRANK_FINISH = /^crank-finish: (\d+)\u00b5s crank (\d+)$/;
 const PROBLEM = /^(deliver-result|result|syscall-result \S+):/;
 
 export class Colorizer {
@@ -240,7 +240,7 @@ export class Colorizer {
       this.routing = who === 'routing';
       return `${head}${this.who(who)} ${s.unfinished('(unfinished)')}`;
     }
-    const routing = /^routing(?: (\d+)µs)?$/.exec(rest);
+    const routing = /^routing(?: (\d+)\u00b5s)?$/.exec(rest);
     if (routing) {
       this.routing = true;
       return `${head}${s.routing('routing')}${routing[1] === undefined ? '' : ` ${s.timing(`${routing[1]}µs`)}`}`;

@@ -203,8 +203,8 @@ export const PAGE_SCRIPT = String.raw`
 
   // ---- top cranks ----
   var TOP_COLUMNS = [
-    ['crankNum', 'crank', 'r'], ['vatID', 'vat'], ['vatName', 'name'], ['totalMicros', 'total µs', 'r'], ['localMicros', 'local µs', 'r'],
-    ['localPercent', 'local %', 'r'], ['syscallMicros', 'syscall µs', 'r'], ['syscallPercent', 'syscall %', 'r'], ['syscallCount', 'syscalls', 'r'],
+    ['crankNum', 'crank', 'r'], ['vatID', 'vat'], ['vatName', 'name'], ['totalMicros', 'total \u00b5s', 'r'], ['localMicros', 'local \u00b5s', 'r'],
+    ['localPercent', 'local %', 'r'], ['syscallMicros', 'syscall \u00b5s', 'r'], ['syscallPercent', 'syscall %', 'r'], ['syscallCount', 'syscalls', 'r'],
   ];
   function drawTop(side) {
     var box = h('div', { id: 'top-' + side.role });

@@ -40,7 +40,7 @@ import {
 import type { CrankEntry, CrankEntryType } from './entry-types.js';
 import { asciiBytes, ByteScanner, internAscii, literal, type Literal } from './json-bytes.js';
 import { KEY_ORDER, type ValueKind } from './key-order.js';
-import type { FieldMask, ReadPlan } from './read-plan.js';
+import type { FieldMask, ReadPlan, SyscallPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
 import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepHost } from './step-compiler.js';
 import { methargsMethod, methodName } from './method-name.js';
@@ -298,8 +298,21 @@ interface TypeRead {
   read: CompiledRead;
 }
 
-function typeRead(type: CrankEntryType, read: CompiledRead): TypeRead {
-  return { head: literal(`{"type":"${type}"`), read };
+/**
+ * A type's read, compiled when the first line of the type comes: a slog
+ * without crank lines (a chain's idle block, the first lines of a `tail`)
+ * compiles none of the seven; a start compiled all of them, a twentieth of
+ * a start on a small slog.
+ */
+function typeRead(type: CrankEntryType, compile: () => CompiledRead): TypeRead {
+  const t: TypeRead = {
+    head: literal(`{"type":"${type}"`),
+    read: (host) => {
+      t.read = compile();
+      return t.read(host);
+    },
+  };
+  return t;
 }
 
 /** Each crank type's read, for one consumer's reads. */
@@ -325,28 +338,24 @@ function compiledReads(plan: ReadPlan): TypeReads {
   const key = JSON.stringify(plan.reads);
   const known = COMPILED.get(key);
   if (known !== undefined) return known;
-  const one = (type: CrankEntryType, fields: FieldMask<string>): TypeRead => typeRead(type, compileProgram(program(type, fields), 0, 0));
-  const general = plan.syscallFor(undefined);
-  const syscallP = program('syscall', general.syscall);
-  const resultP = program('syscall-result', general.result);
-  const byName = new Map<string, Program>();
-  const resultByName = new Map<string, Program>();
-  for (const name of Object.keys(plan.reads.bySyscallName ?? {})) {
-    const p = plan.syscallFor(name);
-    byName.set(name, program('syscall', p.syscall));
-    resultByName.set(name, program('syscall-result', p.result));
-  }
+  const one = (type: CrankEntryType, fields: FieldMask<string>): TypeRead => typeRead(type, () => compileProgram(program(type, fields), 0, 0));
+  const names = Object.keys(plan.reads.bySyscallName ?? {});
   // The steps before the name are read for every syscall as any program would read them; the name always.
-  const syscallHead = headProgram([syscallP, ...byName.values()], NAME_STEP);
-  const resultHead = headProgram([resultP, ...resultByName.values()], RESULT_NAME_STEP);
+  const syscalls = (type: 'syscall' | 'syscall-result', nameStep: number): TypeRead =>
+    typeRead(type, () => {
+      const pick = (p: SyscallPlan): FieldMask<string> => (type === 'syscall' ? p.syscall : p.result);
+      const general = program(type, pick(plan.syscallFor(undefined)));
+      const byName = new Map(names.map((name) => [name, program(type, pick(plan.syscallFor(name)))]));
+      return compileSyscalls(general, headProgram([general, ...byName.values()], nameStep), byName, nameStep);
+    });
   const reads: TypeReads = {
     crankStart: one('crank-start', plan.crankStart),
     crankFinish: one('crank-finish', plan.crankFinish),
     deliver: one('deliver', plan.deliver),
     deliverResult: one('deliver-result', plan.deliverResult),
     clist: one('clist', plan.clist),
-    syscall: typeRead('syscall', compileSyscalls(syscallP, syscallHead, byName, NAME_STEP)),
-    result: typeRead('syscall-result', compileSyscalls(resultP, resultHead, resultByName, RESULT_NAME_STEP)),
+    syscall: syscalls('syscall', NAME_STEP),
+    result: syscalls('syscall-result', RESULT_NAME_STEP),
   };
   COMPILED.set(key, reads);
   return reads;
