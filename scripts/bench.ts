@@ -42,7 +42,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigCrankSlog, bigLineSlog, bigSlogs, chainSlog, headOf, longRunSlog } from './bench/inputs.js';
-import { haveTime, measure, median, type Sample } from './bench/measure.js';
+import { benchEnv, haveTime, measure, median, type Sample } from './bench/measure.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = resolve(ROOT, '..', 'shared', 'slogs');
@@ -107,7 +107,7 @@ const withBin = (argv: readonly string[], bin: string): string[] => argv.map((a)
 const has = (cmd: string): boolean => spawnSync(node, [BIN, cmd, '--help'], { stdio: 'ignore' }).status === 0;
 
 function sha(argv: string[], env: NodeJS.ProcessEnv = {}): string {
-  const r = spawnSync(argv[0] as string, argv.slice(1), { env: { ...process.env, ...env }, maxBuffer: 1 << 30 });
+  const r = spawnSync(argv[0] as string, argv.slice(1), { env: benchEnv(env), maxBuffer: 1 << 30 });
   if (r.status !== 0) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr}`);
   return createHash('sha256').update(r.stdout).digest('hex');
 }
@@ -349,6 +349,7 @@ async function main(): Promise<void> {
       notes.push(`export: Parquet files ${(parquet / 1e6).toFixed(1)} MB, ${((parquet / gzip) * 100).toFixed(0)}% of the slog's gzip (target <= 33%: ${parquet * 3 <= gzip ? 'met' : 'not met'})`);
     }
     if (!haveTime) notes.push('no /usr/bin/time (GNU time): CPU time and peak RSS not measured');
+    if (process.env.NODE_EXTRA_CA_CERTS) notes.push('NODE_EXTRA_CA_CERTS is set here: every command ran without it (scripts/bench/measure.ts, benchEnv: each Node.js start would parse its certificates, some 40 ms)');
     if (notes.length) out.push('', ...notes.map((n) => `- ${n}`));
     process.stdout.write(`${out.join('\n')}\n`);
   } finally {
