@@ -109,16 +109,26 @@ export function describe(err: unknown): string {
   }
 }
 
-/** A plain regular file's bytes in SYNC_CHUNK pieces of one reused buffer; the file is closed at the end unless `keepOpen` (stdin). */
-function* syncChunks(fd: number, path: string, count: (n: number) => void, keepOpen = false): Generator<Buffer> {
+/**
+ * Bytes read synchronously in SYNC_CHUNK pieces of one reused buffer (a
+ * plain regular file, a pipe), until the end; with `onWouldBlock`, until a
+ * read would wait instead (a non-blocking pipe: EAGAIN), which it is then
+ * told. The fd is closed at the end unless `keepOpen` (stdin), or it would
+ * block (whoever reads on owns it).
+ */
+function* syncChunks(fd: number, path: string, count: (n: number) => void, keepOpen = false, onWouldBlock?: () => void): Generator<Buffer> {
   const buf = READ_BUFFER.take(SYNC_CHUNK);
+  let close = !keepOpen;
   try {
     for (;;) {
       let n: number;
       try {
         n = readSync(fd, buf, 0, SYNC_CHUNK, null);
       } catch (err) {
-        throw new InputError(path, describe(err));
+        if (onWouldBlock === undefined || !wouldBlock(err)) throw new InputError(path, describe(err));
+        close = false;
+        onWouldBlock();
+        return;
       }
       if (n === 0) return;
       count(n);
@@ -126,7 +136,7 @@ function* syncChunks(fd: number, path: string, count: (n: number) => void, keepO
     }
   } finally {
     READ_BUFFER.give(buf);
-    if (!keepOpen) closeSync(fd);
+    if (close) closeSync(fd);
   }
 }
 
@@ -405,33 +415,18 @@ function pipeSource(fd: number, name: string, keepOpen: boolean, stream: () => R
   return { name, chunks: () => chunks, rawBytesRead: () => read, rawSize: undefined, gzipped: false };
 }
 
-/** A plain pipe's bytes, `first` (read already), then the rest read synchronously until a read would wait (then `stream()` gives the rest). */
+/** A plain pipe's bytes: `first` (read already), the rest read synchronously until a read would wait, then from `stream()`. */
 async function* pipeChunks(first: Buffer, fd: number, name: string, count: (n: number) => void, keepOpen: boolean, stream: () => Readable): AsyncGenerator<Buffer> {
   if (first.length > 0) yield first;
-  const buf = READ_BUFFER.take(SYNC_CHUNK);
-  let closeFd = !keepOpen;
-  try {
-    for (;;) {
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, SYNC_CHUNK, null);
-      } catch (err) {
-        if (!wouldBlock(err)) throw new InputError(name, describe(err));
-        // The stream owns the fd from here (and closes it when it should).
-        closeFd = false;
-        for await (const chunk of failuresNamed(name, toBuffers(stream()))) {
-          count(chunk.length);
-          yield chunk;
-        }
-        return;
-      }
-      if (n === 0) return;
-      count(n);
-      yield buf.subarray(0, n);
-    }
-  } finally {
-    READ_BUFFER.give(buf);
-    if (closeFd) closeSync(fd);
+  let blocked = false;
+  yield* syncChunks(fd, name, count, keepOpen, () => {
+    blocked = true;
+  });
+  if (!blocked) return;
+  // The stream owns the fd from here (and closes it when it should).
+  for await (const chunk of failuresNamed(name, toBuffers(stream()))) {
+    count(chunk.length);
+    yield chunk;
   }
 }
 

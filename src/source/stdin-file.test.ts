@@ -26,6 +26,15 @@ const plain = readFileSync(SLOG);
 const gzPath = join(dir, 'a.slog.gz');
 writeFileSync(gzPath, gzipSync(plain));
 
+/** `run(args, file)` (slogulate with args, stdin from `file`) prints what slogulate prints for the file itself: plain or gzip, render and stats. */
+function expectSameAsFile(run: (args: string[], file: string) => string): void {
+  const fromFile = spawnSync(process.execPath, [BIN, SLOG], { env: { ...process.env, NO_COLOR: '1' } }).stdout.toString();
+  expect(run(['-'], SLOG)).toBe(fromFile);
+  expect(run(['-'], gzPath)).toBe(fromFile);
+  const stats = spawnSync(process.execPath, [BIN, 'stats', '--json', SLOG]).stdout.toString();
+  expect(run(['stats', '--json', '-'], SLOG)).toBe(stats.replace(JSON.stringify(SLOG), '"<stdin>"'));
+}
+
 /** Every byte a source's chunks give (gunzipped where the bytes were gzip). */
 async function bytesOf(chunks: Iterable<Buffer> | AsyncIterable<Buffer>): Promise<Buffer> {
   const parts: Buffer[] = [];
@@ -83,11 +92,7 @@ describe('slogulate - < FILE', () => {
   };
 
   it('prints what the file gives, plain or gzip, render and stats', () => {
-    const fromFile = spawnSync(process.execPath, [BIN, SLOG], { env: { ...process.env, NO_COLOR: '1' } }).stdout.toString();
-    expect(run(['-'], SLOG)).toBe(fromFile);
-    expect(run(['-'], gzPath)).toBe(fromFile);
-    const stats = spawnSync(process.execPath, [BIN, 'stats', '--json', SLOG]).stdout.toString();
-    expect(run(['stats', '--json', '-'], SLOG)).toBe(stats.replace(JSON.stringify(SLOG), '"<stdin>"'));
+    expectSameAsFile(run);
   });
 });
 
@@ -177,10 +182,6 @@ describe('cat FILE | slogulate -', () => {
   };
 
   it('prints what the file gives, plain or gzip, render and stats', () => {
-    const fromFile = spawnSync(process.execPath, [BIN, SLOG], { env: { ...process.env, NO_COLOR: '1' } }).stdout.toString();
-    expect(piped(['-'], SLOG)).toBe(fromFile);
-    expect(piped(['-'], gzPath)).toBe(fromFile);
-    const stats = spawnSync(process.execPath, [BIN, 'stats', '--json', SLOG]).stdout.toString();
-    expect(piped(['stats', '--json', '-'], SLOG)).toBe(stats.replace(JSON.stringify(SLOG), '"<stdin>"'));
+    expectSameAsFile(piped);
   });
 });
