@@ -23,8 +23,8 @@ export interface Sample {
  * before any script runs: with the system's bundle, some 40 ms and 420M
  * instructions, more than Node.js's own start (86M). No command here makes
  * a TLS connection; a user's machine seldom sets it; with it, each command
- * and the loop carry the same 40 ms, which flattered every ratio under 1
- * and the start-up row's (1.3 against 1.75 without).
+ * and the loop carry the same 40 ms, which pulls every ratio toward 1 and
+ * flattered the start-up row's (1.3 against 1.75 without).
  */
 export function benchEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const out = { ...process.env, ...env };
