@@ -305,33 +305,53 @@ export async function openPath(path: string): Promise<SlogSource> {
 }
 
 /**
+ * The first two bytes of `fd`, which tell gzip from plain text (an offset
+ * cannot be peeked at, nor a pipe: they are handed on first), read
+ * synchronously; a read gives what is there (a pipe's writer may have
+ * written one byte so far), so it is read again up to two or the end.
+ * `blocked`: a read would have waited (a non-blocking pipe, EAGAIN) before
+ * two bytes came. The fd is closed on a failure unless `keepOpen` (stdin).
+ */
+function readHead(fd: number, name: string, keepOpen: boolean): { first: Buffer; blocked: boolean } {
+  const head = Buffer.alloc(2);
+  let got = 0;
+  try {
+    while (got < 2) {
+      const n = readSync(fd, head, got, 2 - got, null);
+      if (n === 0) break;
+      got += n;
+    }
+  } catch (err) {
+    if (!wouldBlock(err)) {
+      if (!keepOpen) closeSync(fd);
+      throw new InputError(name, describe(err));
+    }
+    return { first: head.subarray(0, got), blocked: true };
+  }
+  return { first: head.subarray(0, got), blocked: false };
+}
+
+/** Gzip whose first two bytes, `first`, were read and whose `rest` is a stream: gunzipped, every raw byte counted. */
+function gzipSource(name: string, first: Buffer, rest: AsyncIterable<Buffer | string>, rawSize: number | undefined): SlogSource {
+  let read = 0;
+  const stream = gunzipped(withFirstAsync(first, rest), name, (n) => {
+    read += n;
+  });
+  return { name, chunks: () => stream, rawBytesRead: () => read, rawSize, gzipped: true };
+}
+
+/**
  * A regular file open at `fd`, read from where its offset stands: plain
  * text synchronously into the reused buffer, gzip as a stream through
- * gunzip. Its first two bytes, which tell the two apart, are read (an
- * offset cannot be peeked at) and handed on first. The fd is closed at the
- * end unless `keepOpen` (stdin).
+ * gunzip. The fd is closed at the end unless `keepOpen` (stdin).
  */
 function regularFileSource(fd: number, name: string, size: number, keepOpen: boolean): SlogSource {
-  const head = Buffer.alloc(2);
-  let got: number;
-  try {
-    got = readSync(fd, head, 0, 2, null);
-  } catch (err) {
-    if (!keepOpen) closeSync(fd);
-    throw new InputError(name, describe(err));
-  }
-  const first = head.subarray(0, got);
-  const gzipped = isGzipMagic(first);
-  // gunzipped() counts every raw chunk it is given, the first two bytes too.
-  let read = gzipped ? 0 : got;
+  const { first } = readHead(fd, name, keepOpen);
+  if (isGzipMagic(first)) return gzipSource(name, first, createReadStream('', { fd, highWaterMark: STREAM_CHUNK, autoClose: !keepOpen }), size);
+  let read = first.length;
   const count = (n: number): void => {
     read += n;
   };
-  if (gzipped) {
-    const rest = createReadStream('', { fd, highWaterMark: STREAM_CHUNK, autoClose: !keepOpen });
-    const stream = gunzipped(withFirstAsync(first, rest), name, count);
-    return { name, chunks: () => stream, rawBytesRead: () => read, rawSize: size, gzipped: true };
-  }
   return { name, chunks: () => withFirst(first, syncChunks(fd, name, count, keepOpen)), rawBytesRead: () => read, rawSize: size, gzipped: false };
 }
 
@@ -375,42 +395,20 @@ function wouldBlock(err: unknown): boolean {
 
 /**
  * A pipe open at `fd` (see the file's comment): its first two bytes read
- * synchronously (a read gives what the writer has written so far: one byte
- * is possible), then, plain, the rest synchronously into the reused buffer;
- * gzip, and a plain pipe's rest once a read would wait (a non-blocking
- * stdin: EAGAIN), from `stream()`, a stream over the same fd. The fd is
- * closed at the end unless `keepOpen` (stdin).
+ * synchronously, then, plain, the rest synchronously into the reused
+ * buffer; gzip, and a plain pipe's rest once a read would wait (a
+ * non-blocking stdin: EAGAIN), from `stream()`, a stream over the same fd.
+ * The fd is closed at the end unless `keepOpen` (stdin).
  */
 function pipeSource(fd: number, name: string, keepOpen: boolean, stream: () => Readable): SlogSource | Promise<SlogSource> {
-  const head = Buffer.alloc(2);
-  let got = 0;
-  let blocked = false;
-  try {
-    while (got < 2) {
-      const n = readSync(fd, head, got, 2 - got, null);
-      if (n === 0) break;
-      got += n;
-    }
-  } catch (err) {
-    if (!wouldBlock(err)) {
-      if (!keepOpen) closeSync(fd);
-      throw new InputError(name, describe(err));
-    }
-    blocked = true;
-  }
-  const first = head.subarray(0, got);
-  let read = got;
+  const { first, blocked } = readHead(fd, name, keepOpen);
+  // Not two bytes there yet on a non-blocking pipe: all of it from the stream, whose first chunk (with the byte read, if one was) says gzip or not.
+  if (blocked) return streamSource(name, Readable.from(headJoined(first, stream())));
+  if (isGzipMagic(first)) return gzipSource(name, first, stream(), undefined);
+  let read = first.length;
   const count = (n: number): void => {
     read += n;
   };
-  // Not two bytes there yet on a non-blocking pipe: all of it from the stream, whose first chunk (with the byte read, if one was) says gzip or not.
-  if (blocked) return streamSource(name, Readable.from(headJoined(first, stream())));
-  if (isGzipMagic(first)) {
-    // gunzipped() counts every raw chunk it is given, the first two bytes too.
-    read = 0;
-    const raw = gunzipped(withFirstAsync(first, stream()), name, count);
-    return { name, chunks: () => raw, rawBytesRead: () => read, rawSize: undefined, gzipped: true };
-  }
   const chunks = pipeChunks(first, fd, name, count, keepOpen, stream);
   return { name, chunks: () => chunks, rawBytesRead: () => read, rawSize: undefined, gzipped: false };
 }
