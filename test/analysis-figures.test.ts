@@ -7,8 +7,8 @@
  * infinities.
  */
 import { describe, expect, it } from 'vitest';
-import { MicrosHistogram } from '../src/analyses/histogram.js';
-import { percent2, wholeMicros } from '../src/analyses/top.js';
+import { MicrosHistogram } from '../src/analyses/common/histogram.js';
+import { percent2, wholeMicros } from '../src/analyses/top/top.js';
 
 /** A reproducible stream of numbers in [0, 1). */
 function randoms(seed: number): () => number {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import type { AnnotationJson } from '../src/analyses/auto-names.js';
+import type { AnnotationJson } from '../src/analyses/flow/auto-names.js';
 import { parseAnnotations } from '../src/model/annotations.js';
 import { FIXTURES, readSlog, runCli, slogPath, SLOG_NAMES, expectSameText } from './helpers.js';
 import { runInProcess } from './run-main.js';

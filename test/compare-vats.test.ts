@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CompareJson } from '../src/analyses/compare.js';
+import type { CompareJson } from '../src/analyses/compare/compare.js';
 import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 

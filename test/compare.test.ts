@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CompareJson, CompareRow } from '../src/analyses/compare.js';
+import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
 import { readSlog, runCli, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';

@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_VAT, SlogAggregator, type SlogAggregate } from '../src/analyses/aggregate.js';
+import { NO_VAT, SlogAggregator, type SlogAggregate } from '../src/analyses/stats/aggregate.js';
 import { statsOf } from '../src/run/analyses.js';
 import { chainViewOf } from '../src/run/chain.js';
-import { blockJson } from '../src/analyses/block-text.js';
-import { runJson } from '../src/analyses/runs.js';
+import { blockJson } from '../src/analyses/chain/block-text.js';
+import { runJson } from '../src/analyses/chain/runs.js';
 import { exportPass as makeExportPass } from '../src/run/export.js';
 
 const exportPass = makeExportPass();

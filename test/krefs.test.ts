@@ -7,8 +7,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { AutoNames } from '../src/analyses/auto-names.js';
-import { FlowCollector, FlowNames } from '../src/analyses/flow.js';
+import { AutoNames } from '../src/analyses/flow/auto-names.js';
+import { FlowCollector, FlowNames } from '../src/analyses/flow/flow.js';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import { CrankAssembler } from '../src/model/assembler.js';
 import { compareKrefIds, formatKref, krefId } from '../src/model/kref-ids.js';

@@ -10,8 +10,8 @@
  * its error on its `result:` line only, not as the invoke's result.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AutoNames } from '../src/analyses/auto-names.js';
-import { messageText } from '../src/analyses/trace.js';
+import { AutoNames } from '../src/analyses/flow/auto-names.js';
+import { messageText } from '../src/analyses/trace/trace.js';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import { krefId } from '../src/model/kref-ids.js';
 import { VatNames } from '../src/model/vats.js';

@@ -12,7 +12,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { compareSideOf, statsOf, topOf } from '../src/run/analyses.js';
 import { renderSlog } from '../src/run/render.js';
-import type { SlogAggregate } from '../src/analyses/aggregate.js';
+import type { SlogAggregate } from '../src/analyses/stats/aggregate.js';
 import { BIN, ROOT } from './helpers.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');

@@ -4,7 +4,7 @@
  * (the reference text), with names learned from the whole slog.
  */
 import { describe, expect, it } from 'vitest';
-import { CrankSelection, parseCrankRanges, SelectionError } from '../src/analyses/selection.js';
+import { CrankSelection, parseCrankRanges, SelectionError } from '../src/analyses/common/selection.js';
 import { VatNames } from '../src/model/vats.js';
 import type { Crank } from '../src/model/crank.js';
 import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';

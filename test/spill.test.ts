@@ -235,7 +235,7 @@ describe('the crank model spills', () => {
   it('a wrapper passes syscallsUnread on from its inner sink', async () => {
     const { CommittedCranks } = await import('../src/model/executions.js');
     const { MarkErrors } = await import('../src/run/mark-errors.js');
-    const { TopCollector } = await import('../src/analyses/top.js');
+    const { TopCollector } = await import('../src/analyses/top/top.js');
     const top = new TopCollector({ n: 3 });
     expect(new CommittedCranks(top).syscallsUnread).toBe(true);
     expect(new MarkErrors(top).syscallsUnread).toBe(true);

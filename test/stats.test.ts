@@ -3,8 +3,8 @@
  * test computes itself with a plain loop over the slog's JSON lines.
  */
 import { describe, expect, it } from 'vitest';
-import { MicrosHistogram } from '../src/analyses/histogram.js';
-import { DELIVERY_METHOD_READS, deliveryMethod } from '../src/analyses/delivery-method.js';
+import { MicrosHistogram } from '../src/analyses/common/histogram.js';
+import { DELIVERY_METHOD_READS, deliveryMethod } from '../src/analyses/common/delivery-method.js';
 import type { DeliverEntry } from '../src/scan/entry-types.js';
 import { READ_NOTHING } from '../src/scan/reads.js';
 import { readEntries } from './slog-lines.js';

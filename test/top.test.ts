@@ -5,7 +5,7 @@
  * crank order), the way users did it by hand.
  */
 import { describe, expect, it } from 'vitest';
-import { TopN } from '../src/analyses/top-n.js';
+import { TopN } from '../src/analyses/common/top-n.js';
 import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
 import { runInProcess } from './run-main.js';
 

@@ -5,7 +5,7 @@
  * is not its alone); an ID naming different vats on the two sides is refused.
  */
 import { describe, expect, it } from 'vitest';
-import { VatMatching, VatScopeError } from '../src/analyses/vat-match.js';
+import { VatMatching, VatScopeError } from '../src/analyses/common/vat-match.js';
 
 const side = (entries: Array<[string, string | undefined]>): Map<string, string | undefined> => new Map(entries);
 

@@ -6,9 +6,9 @@
  * highest rows, kept as they come and written at the end.
  */
 import { Option } from 'commander';
-import { RowWriter, ROWS_FORMATS, type CellColumn, type RowsFormat } from '../analyses/chain-table.js';
-import { inRanges, type CrankRange } from '../analyses/selection.js';
-import { TopN } from '../analyses/top-n.js';
+import { RowWriter, ROWS_FORMATS, type CellColumn, type RowsFormat } from '../analyses/chain/chain-table.js';
+import { inRanges, type CrankRange } from '../analyses/common/selection.js';
+import { TopN } from '../analyses/common/top-n.js';
 import { emptyAnnotations } from '../model/annotations.js';
 import type { BadLineReport } from '../run/pass.js';
 import type { SlogSource } from '../source/open.js';

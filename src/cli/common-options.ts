@@ -3,8 +3,8 @@
  */
 import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
-import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/selection.js';
-import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/thresholds.js';
+import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/common/selection.js';
+import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 
 export function parseNonNegativeInt(value: string): number {

@@ -4,7 +4,7 @@
  * `vsc`, `vsr`: vrefs; a replayed entry has only those). Which argument of
  * a syscall is what: model/syscall-call.ts, the one place that knows.
  */
-import { deliveryMethod } from '../analyses/delivery-method.js';
+import { deliveryMethod } from '../analyses/common/delivery-method.js';
 import type { SyscallPair } from '../model/crank.js';
 import { syscallCall } from '../model/syscall-call.js';
 import { methargsMethod } from '../scan/method-name.js';

@@ -139,7 +139,7 @@ export class BlockHeaders {
         this.close('');
         return true;
       case 'cosmic-swingset-run-finish':
-        // Its run-start is not in the slog (the contextual writer drops the bootstrap block's): the run-finish names the run, as blocks takes it (analyses/blocks.ts).
+        // Its run-start is not in the slog (the contextual writer drops the bootstrap block's): the run-finish names the run, as blocks takes it (analyses/chain/blocks.ts).
         if (!this.runOpen) this.countRun(e);
         this.runOpen = false;
         return true;

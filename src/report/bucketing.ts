@@ -13,7 +13,7 @@
  */
 import type { Crank } from '../model/crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
-import { consoleText, type Round, type Rounds } from '../analyses/rounds.js';
+import { consoleText, type Round, type Rounds } from '../analyses/common/rounds.js';
 
 export interface BucketKey {
   /** The bucket's place on the x axis; grows from bucket to bucket. */

@@ -6,13 +6,13 @@
  * thresholds. Tables are `stats`' and `compare`'s own (table.ts), as text
  * cells.
  */
-import { NO_VAT, type SlogAggregate } from '../analyses/aggregate.js';
-import { sectionTables, thresholdTable, verdict } from '../analyses/compare-report.js';
-import type { Comparison } from '../analyses/compare.js';
-import { statsTables } from '../analyses/stats.js';
-import type { Table } from '../analyses/table.js';
-import type { ThresholdResult } from '../analyses/thresholds.js';
-import type { RankedCrank, TopKey } from '../analyses/top.js';
+import { NO_VAT, type SlogAggregate } from '../analyses/stats/aggregate.js';
+import { sectionTables, thresholdTable, verdict } from '../analyses/compare/compare-report.js';
+import type { Comparison } from '../analyses/compare/compare.js';
+import { statsTables } from '../analyses/stats/stats.js';
+import type { Table } from '../analyses/common/table.js';
+import type { ThresholdResult } from '../analyses/compare/thresholds.js';
+import type { RankedCrank, TopKey } from '../analyses/top/top.js';
 import type { VatNames } from '../model/vats.js';
 import type { Point } from './downsampler.js';
 import type { SeriesData } from './series.js';

@@ -17,8 +17,8 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { analysisPass } from '../run/analyses.js';
 import { chainViewOf } from '../run/chain.js';
-import type { BlockRow } from '../analyses/blocks.js';
-import { Rounds } from '../analyses/rounds.js';
+import type { BlockRow } from '../analyses/chain/blocks.js';
+import { Rounds } from '../analyses/common/rounds.js';
 import { EveryNCranks, PerBlock, PerRound, type Bucketing } from './bucketing.js';
 import { chooseSeries, SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
 

@@ -171,7 +171,7 @@ describe('no restart', () => {
   });
 
   it('per benchmark round, compare reads a file once (its rounds take each mark once)', async () => {
-    const { Rounds } = await import('../analyses/rounds.js');
+    const { Rounds } = await import('../analyses/common/rounds.js');
     const result = await compareSideOf({ inputs: [CLEAN], side: { slog: 'x', rounds: new Rounds(), marksInSlog: true } });
     expect(result.pass.held).toBe('never');
   });

@@ -6,11 +6,11 @@
  * call these.
  */
 import type { Readable } from 'node:stream';
-import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses/aggregate.js';
-import { COMPARE_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare-side.js';
-import type { SelectionSpec } from '../analyses/selection.js';
-import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top.js';
-import { TRACE_READS } from '../analyses/trace.js';
+import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses/stats/aggregate.js';
+import { COMPARE_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare/compare-side.js';
+import type { SelectionSpec } from '../analyses/common/selection.js';
+import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top/top.js';
+import { TRACE_READS } from '../analyses/trace/trace.js';
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
 import { CommittedCranks, RestartUnheld, type ExecutionSink } from '../model/executions.js';

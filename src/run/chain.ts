@@ -2,14 +2,14 @@
  * The chain view as passes (`slogulate blocks`, `slogulate runs`): every
  * execution of every block and run as it ran (not the analyses' "each crank
  * once" view: a block a restart abandoned has its own row), handed over row
- * by row as the slog streams (analyses/blocks.ts); or, for a slog without
- * blocks, a row per N cranks or per benchmark round (analyses/crank-groups.ts).
+ * by row as the slog streams (analyses/chain/blocks.ts); or, for a slog without
+ * blocks, a row per N cranks or per benchmark round (analyses/chain/crank-groups.ts).
  * The command line (cli/commands/blocks.ts, runs.ts) and the tests call these.
  */
-import { BLOCKS_READS, BlocksCollector, type BlockRow } from '../analyses/blocks.js';
-import { CrankGroups } from '../analyses/crank-groups.js';
-import { Rounds } from '../analyses/rounds.js';
-import type { RunRow } from '../analyses/runs.js';
+import { BLOCKS_READS, BlocksCollector, type BlockRow } from '../analyses/chain/blocks.js';
+import { CrankGroups } from '../analyses/chain/crank-groups.js';
+import { Rounds } from '../analyses/common/rounds.js';
+import type { RunRow } from '../analyses/chain/runs.js';
 import { inputsName } from '../source/inputs.js';
 import type { SlogSource } from '../source/open.js';
 import type { AnalysisInput } from './analyses.js';

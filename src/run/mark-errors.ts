@@ -1,6 +1,6 @@
 /**
  * A sink wrapper that turns a round-mark error thrown inside the pass
- * (analyses/rounds.ts) into a UsageError, which the command line reports as
+ * (analyses/common/rounds.ts) into a UsageError, which the command line reports as
  * a usage error (exit 2, one line). It passes `spill` on only when the inner
  * sink spills (model/assembler.ts), and `abandoned` when it takes them.
  */
@@ -8,7 +8,7 @@ import { forwardSpill } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import type { ExecutionSink } from '../model/executions.js';
 import type { SlogEntry } from '../scan/entry-types.js';
-import { RoundMarkError } from '../analyses/rounds.js';
+import { RoundMarkError } from '../analyses/common/rounds.js';
 import { UsageError } from './usage-error.js';
 
 export class MarkErrors implements ExecutionSink {

@@ -4,7 +4,7 @@
  * (cli/render-command.ts) and the tests call this.
  */
 import type { Readable } from 'node:stream';
-import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/selection.js';
+import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/common/selection.js';
 import { emptyAnnotations, type Annotations } from '../model/annotations.js';
 import type { Crank } from '../model/crank.js';
 import { defaultRenderOptions, type RenderOptions } from '../render/options.js';

@@ -8,10 +8,10 @@
  * left out.
  */
 import type { Annotations } from '../model/annotations.js';
-import { compareSides, evaluateThresholds } from '../analyses/compare.js';
-import { Rounds } from '../analyses/rounds.js';
-import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/thresholds.js';
-import type { RankedCrank } from '../analyses/top.js';
+import { compareSides, evaluateThresholds } from '../analyses/compare/compare.js';
+import { Rounds } from '../analyses/common/rounds.js';
+import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/compare/thresholds.js';
+import type { RankedCrank } from '../analyses/top/top.js';
 import { EveryNCranks, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
 import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';

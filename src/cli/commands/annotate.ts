@@ -1,10 +1,10 @@
 /**
  * `slogulate annotate [files...]`: an annotation file naming every kref whose
- * making the slog shows (src/analyses/auto-names.ts says how), optionally
+ * making the slog shows (src/analyses/flow/auto-names.ts says how), optionally
  * merged into an existing one (`--merge F`: every name in F is kept).
  */
 import type { Command, Option } from 'commander';
-import { annotationFile, AutoNames } from '../../analyses/auto-names.js';
+import { annotationFile, AutoNames } from '../../analyses/flow/auto-names.js';
 import { VatNames } from '../../model/vats.js';
 import { annotationsFrom } from '../common-options.js';
 import { EXIT_OK } from '../errors.js';

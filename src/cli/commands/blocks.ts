@@ -3,12 +3,12 @@
  * runs, cranks, deliveries, computrons, beans, end-block and commit time,
  * heap after commit, inbound actions), or per N cranks / per benchmark round
  * for a slog without blocks; `--follow` prints each block as it commits.
- * The rows and their forms are in analyses/blocks.ts; docs/chain.md.
+ * The rows and their forms are in analyses/chain/blocks.ts; docs/chain.md.
  */
 import { Option, type Command } from 'commander';
-import type { BlockRow } from '../../analyses/blocks.js';
-import { BLOCK_COLUMNS, blockJson } from '../../analyses/block-text.js';
-import { GROUP_COLUMNS } from '../../analyses/crank-groups.js';
+import type { BlockRow } from '../../analyses/chain/blocks.js';
+import { BLOCK_COLUMNS, blockJson } from '../../analyses/chain/block-text.js';
+import { GROUP_COLUMNS } from '../../analyses/chain/crank-groups.js';
 import { chainViewOf, crankGroupsOf } from '../../run/chain.js';
 import { CliError, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { parsePositiveInt } from '../common-options.js';

@@ -7,12 +7,12 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { Option, type Command } from 'commander';
-import type { SideData } from '../../analyses/compare-side.js';
-import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare.js';
-import { allowEmptyWarning, compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare-report.js';
-import { RoundMarkError, Rounds } from '../../analyses/rounds.js';
-import { THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/thresholds.js';
-import type { SelectionSpec } from '../../analyses/selection.js';
+import type { SideData } from '../../analyses/compare/compare-side.js';
+import { compareJson, compareSides, evaluateThresholds } from '../../analyses/compare/compare.js';
+import { allowEmptyWarning, compareMarkdown, compareText, verdict, type CompareFormat } from '../../analyses/compare/compare-report.js';
+import { RoundMarkError, Rounds } from '../../analyses/common/rounds.js';
+import { THRESHOLD_GRAMMAR, ThresholdError, type Threshold, type ThresholdResult } from '../../analyses/compare/thresholds.js';
+import type { SelectionSpec } from '../../analyses/common/selection.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';

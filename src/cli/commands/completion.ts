@@ -7,7 +7,7 @@
  * that checks its values with a parser of its own (`top --by`, repeatable).
  */
 import { Argument, type Command, type Option } from 'commander';
-import { TOP_KEYS } from '../../analyses/top.js';
+import { TOP_KEYS } from '../../analyses/top/top.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type Shell = (typeof SHELLS)[number];

@@ -1,12 +1,12 @@
 /**
- * `slogulate flow [files...]`: the message flow per vat (src/analyses/flow.ts),
+ * `slogulate flow [files...]`: the message flow per vat (src/analyses/flow/flow.ts),
  * for the selected cranks (`--cranks`, `--vat`), named from `--annotations`
  * and the automatic names.
  */
 import type { Command } from 'commander';
-import { AutoNames } from '../../analyses/auto-names.js';
-import { FlowCollector, FlowNames } from '../../analyses/flow.js';
-import { CrankSelection } from '../../analyses/selection.js';
+import { AutoNames } from '../../analyses/flow/auto-names.js';
+import { FlowCollector, FlowNames } from '../../analyses/flow/flow.js';
+import { CrankSelection } from '../../analyses/common/selection.js';
 import { VatNames } from '../../model/vats.js';
 import { annotationOptions, annotationsFrom, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';

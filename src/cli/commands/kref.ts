@@ -1,9 +1,9 @@
 /**
- * `slogulate kref KREF [files...]`: the life of one kref (src/analyses/kref-history.ts).
+ * `slogulate kref KREF [files...]`: the life of one kref (src/analyses/flow/kref-history.ts).
  */
 import type { Command, Option } from 'commander';
-import { AutoNames } from '../../analyses/auto-names.js';
-import { KrefHistory } from '../../analyses/kref-history.js';
+import { AutoNames } from '../../analyses/flow/auto-names.js';
+import { KrefHistory } from '../../analyses/flow/kref-history.js';
 import { formatKref, krefId } from '../../model/kref-ids.js';
 import { VatNames } from '../../model/vats.js';
 import { RenderContext } from '../../render/context.js';

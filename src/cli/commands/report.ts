@@ -5,7 +5,7 @@
  * under a temporary name beside it and put in place once whole).
  */
 import { Option, type Command } from 'commander';
-import { verdict } from '../../analyses/compare-report.js';
+import { verdict } from '../../analyses/compare/compare-report.js';
 import { reportHtml } from '../../report/html.js';
 import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';

@@ -1,10 +1,10 @@
 /**
  * `slogulate runs [files...]`: one line per chain run (block, run number,
  * phase, what triggered it, cranks, deliveries, computrons, beans, seconds).
- * The rows and their forms are in analyses/runs.ts; docs/chain.md.
+ * The rows and their forms are in analyses/chain/runs.ts; docs/chain.md.
  */
 import type { Command } from 'commander';
-import { RUN_COLUMNS, runJson, type RunRow } from '../../analyses/runs.js';
+import { RUN_COLUMNS, runJson, type RunRow } from '../../analyses/chain/runs.js';
 import { chainViewOf } from '../../run/chain.js';
 import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from '../chain-rows.js';
 import { EXIT_OK, warn } from '../errors.js';

@@ -3,7 +3,7 @@
  * by vat+method, and cranks by vat, with totals; text, markdown or JSON.
  */
 import { Option, type Command } from 'commander';
-import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats.js';
+import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats/stats.js';
 import { annotationOptions, annotationsFrom, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';

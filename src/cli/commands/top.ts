@@ -3,7 +3,7 @@
  * ways, each listed as its `--timing` crank header.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top.js';
+import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top/top.js';
 import { topOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, noCranksWarning, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';

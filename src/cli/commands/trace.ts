@@ -5,8 +5,8 @@
  */
 import { basename } from 'node:path';
 import type { Command, Option } from 'commander';
-import { CrankSelection } from '../../analyses/selection.js';
-import { TraceWriter } from '../../analyses/trace.js';
+import { CrankSelection } from '../../analyses/common/selection.js';
+import { TraceWriter } from '../../analyses/trace/trace.js';
 import { DEFAULT_BIG_WIDTH } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';

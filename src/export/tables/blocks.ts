@@ -3,8 +3,8 @@
  * `slogulate blocks --json` gives it (docs/chain.md): a block a restart
  * abandoned has its own row, then the row of its run again.
  */
-import { isoSeconds } from '../../analyses/chain-table.js';
-import type { BlockRow } from '../../analyses/blocks.js';
+import { isoSeconds } from '../../analyses/chain/chain-table.js';
+import type { BlockRow } from '../../analyses/chain/blocks.js';
 import type { TableDef } from '../schema.js';
 import { chainRows } from './chain-rows.js';
 

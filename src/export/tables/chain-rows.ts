@@ -1,12 +1,12 @@
 /**
- * The chain view's collector (analyses/blocks.ts) inside an export pass:
+ * The chain view's collector (analyses/chain/blocks.ts) inside an export pass:
  * one per pass, shared by the `blocks` and `runs` tables, fed every entry
  * and every execution of every crank (an execution a restart abandoned
  * too: the chain view shows each as it ran), as `slogulate blocks` reads
  * them.
  */
-import { BlocksCollector, type BlockRow } from '../../analyses/blocks.js';
-import type { RunRow } from '../../analyses/runs.js';
+import { BlocksCollector, type BlockRow } from '../../analyses/chain/blocks.js';
+import type { RunRow } from '../../analyses/chain/runs.js';
 import type { Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import type { ExportContext } from '../schema.js';

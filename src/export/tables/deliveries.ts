@@ -12,7 +12,7 @@ import {
   micros,
   numberOrNull,
 } from '../fields.js';
-import { UNKNOWN_METHOD } from '../../analyses/delivery-method.js';
+import { UNKNOWN_METHOD } from '../../analyses/common/delivery-method.js';
 import type { TableDef } from '../schema.js';
 
 export interface DeliveryRow {

@@ -2,7 +2,7 @@
  * `runs` (SQLite `run`): one row per run of a chain block, as `slogulate
  * runs --json` gives it (docs/chain.md), with what triggered it.
  */
-import type { RunRow } from '../../analyses/runs.js';
+import type { RunRow } from '../../analyses/chain/runs.js';
 import type { TableDef } from '../schema.js';
 import { chainRows } from './chain-rows.js';
 

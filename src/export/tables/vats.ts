@@ -2,7 +2,7 @@
  * `vats` (SQLite `vat`): one row per vat the slog names (created, or seen
  * running), written at the end of the slog, in vat order (v1, v2, ..., v10).
  */
-import { compareVatIDs } from '../../analyses/aggregate.js';
+import { compareVatIDs } from '../../analyses/stats/aggregate.js';
 import type { CreateVatEntry, SlogEntry } from '../../scan/entry-types.js';
 import type { TableDef } from '../schema.js';
 

@@ -6,8 +6,8 @@
  * the worker reports it; 0 where none does). Read from the crank model's
  * own reads (model/reads.ts): `replay` and `computrons`.
  */
-import type { Crank } from '../model/crank.js';
-import type { DeliverResultEntry } from '../scan/entry-types.js';
+import type { Crank } from '../../model/crank.js';
+import type { DeliverResultEntry } from '../../scan/entry-types.js';
 
 export interface CrankFigures {
   deliveries: number;

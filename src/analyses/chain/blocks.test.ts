@@ -6,7 +6,7 @@
  * test/chain-view.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { SlogEntry } from '../scan/entry-types.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
 import { runsText } from './block-text.js';
 import { BlocksCollector, type BlockRow } from './blocks.js';
 

@@ -24,10 +24,10 @@
  * A kref first seen where nothing says how it was made (it predates the
  * slog) gets no name.
  */
-import type { Annotations } from '../model/annotations.js';
-import { compareKrefIds, formatKref, krefId, KIND_DEVICE, KIND_OBJECT, KIND_PROMISE, type KrefId } from '../model/kref-ids.js';
-import { bootstrapRecordKey, Origin, type KrefFacts, type KrefModel } from '../model/krefs.js';
-import type { VatNames } from '../model/vats.js';
+import type { Annotations } from '../../model/annotations.js';
+import { compareKrefIds, formatKref, krefId, KIND_DEVICE, KIND_OBJECT, KIND_PROMISE, type KrefId } from '../../model/kref-ids.js';
+import { bootstrapRecordKey, Origin, type KrefFacts, type KrefModel } from '../../model/krefs.js';
+import type { VatNames } from '../../model/vats.js';
 
 /** `handleOffer-3/rp` -> `handleOffer-3/r`; any other name N -> `N/r`. */
 function resolutionBase(parent: string): string {

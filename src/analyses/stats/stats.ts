@@ -5,8 +5,8 @@
  */
 import { NO_VAT, type DeliveryStats, type SlogAggregate, type TimeSpan } from './aggregate.js';
 import type { ReplayStats } from './replays.js';
-import { NO_NAME } from '../model/vats.js';
-import { tableMarkdown, tableText, type Column, type Table } from './table.js';
+import { NO_NAME } from '../../model/vats.js';
+import { tableMarkdown, tableText, type Column, type Table } from '../common/table.js';
 
 export type StatsFormat = 'text' | 'markdown';
 

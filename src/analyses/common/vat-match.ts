@@ -16,7 +16,7 @@
  * Every `keyOf` is read back by `scoped` as that vat; an ID that names
  * different vats on the two sides is refused there.
  */
-import { compareVatIDs } from './aggregate.js';
+import { compareVatIDs } from '../stats/aggregate.js';
 
 export type Side = 'base' | 'head';
 export type VatMatchBy = 'name' | 'id';

@@ -11,16 +11,16 @@
  * Routing cranks and entries outside cranks are not listed (the render
  * prints no line naming their krefs). Only the mentioning lines are kept.
  */
-import type { Crank, CrankItem } from '../model/crank.js';
-import { syscallCall } from '../model/syscall-call.js';
-import { KIND_OBJECT, KIND_PROMISE, KIND_WORDS, type KrefId } from '../model/kref-ids.js';
-import type { KrefModel } from '../model/krefs.js';
-import type { ClistEntry, DeliverEntry } from '../scan/entry-types.js';
-import { messageMethargs } from '../scan/message.js';
-import type { RenderContext } from '../render/context.js';
-import { crankHeader, entryLines } from '../render/crank-text.js';
-import type { KernelLines } from '../render/kernel-lines.js';
-import { syscallLines } from '../render/syscall-lines.js';
+import type { Crank, CrankItem } from '../../model/crank.js';
+import { syscallCall } from '../../model/syscall-call.js';
+import { KIND_OBJECT, KIND_PROMISE, KIND_WORDS, type KrefId } from '../../model/kref-ids.js';
+import type { KrefModel } from '../../model/krefs.js';
+import type { ClistEntry, DeliverEntry } from '../../scan/entry-types.js';
+import { messageMethargs } from '../../scan/message.js';
+import type { RenderContext } from '../../render/context.js';
+import { crankHeader, entryLines } from '../../render/crank-text.js';
+import type { KernelLines } from '../../render/kernel-lines.js';
+import { syscallLines } from '../../render/syscall-lines.js';
 import { describeOrigin, type AutoNames } from './auto-names.js';
 
 /** The crank lines that mention the kref, under the crank's header. */

@@ -10,13 +10,13 @@
  * Streaming: a group is handed over once its last crank went by; memory is
  * the open group (and one record per round, rounds.ts).
  */
-import type { CrankSink } from '../model/assembler.js';
-import { crankStartTime, type Crank } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
+import type { CrankSink } from '../../model/assembler.js';
+import { crankStartTime, type Crank } from '../../model/crank.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
 import type { BlockRow } from './blocks.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
-import { crankFigures } from './crank-figures.js';
-import { consoleText, type Round, type Rounds } from './rounds.js';
+import { crankFigures } from '../common/crank-figures.js';
+import { consoleText, type Round, type Rounds } from '../common/rounds.js';
 
 export interface GroupsConfig {
   /** Cranks per group (when not per round). */

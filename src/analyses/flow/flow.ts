@@ -20,10 +20,10 @@
  * are only known then); only the selected cranks' facts are kept, as
  * numbers.
  */
-import type { Annotations } from '../model/annotations.js';
-import type { Crank } from '../model/crank.js';
-import { formatKref, krefKind, KIND_PROMISE, type KrefId } from '../model/kref-ids.js';
-import { Origin, type CrankFacts, type KrefModel, type MessageFacts } from '../model/krefs.js';
+import type { Annotations } from '../../model/annotations.js';
+import type { Crank } from '../../model/crank.js';
+import { formatKref, krefKind, KIND_PROMISE, type KrefId } from '../../model/kref-ids.js';
+import { Origin, type CrankFacts, type KrefModel, type MessageFacts } from '../../model/krefs.js';
 import type { AutoNames } from './auto-names.js';
 
 const ACTION_SEND = 0;

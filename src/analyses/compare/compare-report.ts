@@ -8,9 +8,9 @@
  * (last, where a CI log shows it). Markdown: the verdict and thresholds
  * first, the long tables folded in `<details>`.
  */
-import { NO_NAME } from '../model/vats.js';
+import { NO_NAME } from '../../model/vats.js';
 import type { CompareRow, CompareSection, Comparison, SideSummary } from './compare.js';
-import { markdownEscape, tableMarkdown, tableText, type Column, type Table } from './table.js';
+import { markdownEscape, tableMarkdown, tableText, type Column, type Table } from '../common/table.js';
 import { limitText, metricKey, type ThresholdResult } from './thresholds.js';
 
 export type CompareFormat = 'text' | 'markdown' | 'json';

@@ -6,8 +6,8 @@
  * run of a chain slog are `<no run>`. Mailbox senders are not told apart,
  * so that the keys stay few: memory is one row per source and message type.
  */
-import type { RunTrigger } from '../model/chain.js';
-import type { Crank } from '../model/crank.js';
+import type { RunTrigger } from '../../model/chain.js';
+import type { Crank } from '../../model/crank.js';
 
 /** The row of cranks that ran outside every run (in a slog that has runs). */
 export const NO_RUN = '<no run>';

@@ -16,20 +16,20 @@
  * reaches the end of its last syscall's, so that the nesting holds even
  * where the slog's clock stepped.
  */
-import type { Annotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
-import type { Crank, CrankItem, SyscallPair } from '../model/crank.js';
-import { crankStartTime, syscallName } from '../model/crank.js';
-import type { CrankStartEntry, SlogEntry } from '../scan/entry-types.js';
-import { VatNames } from '../model/vats.js';
-import { messageMethargs } from '../scan/message.js';
-import { READ_ALL } from '../scan/reads.js';
-import { RenderContext } from '../render/context.js';
-import { crankVatName, entryLines } from '../render/crank-text.js';
-import { KernelLines } from '../render/kernel-lines.js';
-import { defaultRenderOptions } from '../render/options.js';
-import { syscallLines } from '../render/syscall-lines.js';
-import { renderMethargs } from '../render/values.js';
+import type { Annotations } from '../../model/annotations.js';
+import type { CrankSink } from '../../model/assembler.js';
+import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
+import { crankStartTime, syscallName } from '../../model/crank.js';
+import type { CrankStartEntry, SlogEntry } from '../../scan/entry-types.js';
+import { VatNames } from '../../model/vats.js';
+import { messageMethargs } from '../../scan/message.js';
+import { READ_ALL } from '../../scan/reads.js';
+import { RenderContext } from '../../render/context.js';
+import { crankVatName, entryLines } from '../../render/crank-text.js';
+import { KernelLines } from '../../render/kernel-lines.js';
+import { defaultRenderOptions } from '../../render/options.js';
+import { syscallLines } from '../../render/syscall-lines.js';
+import { renderMethargs } from '../../render/values.js';
 
 /** The one process every track belongs to. */
 export const TRACE_PID = 1;

@@ -12,18 +12,18 @@
  * Memory: bounded by the number of vats, methods and syscall types (and the
  * distinct whole-µs delivery times per method), never by the slog's size.
  */
-import type { CrankSink } from '../model/assembler.js';
-import type { ExecutionSink } from '../model/executions.js';
-import type { Crank } from '../model/crank.js';
-import { isReplay, syscallName, type CrankItem } from '../model/crank.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
-import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from './aggregate.js';
+import type { CrankSink } from '../../model/assembler.js';
+import type { ExecutionSink } from '../../model/executions.js';
+import type { Crank } from '../../model/crank.js';
+import { isReplay, syscallName, type CrankItem } from '../../model/crank.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
+import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from '../stats/aggregate.js';
 import { BusyBlocks, type BlockFigures } from './block-figures.js';
-import { deliveryMethod } from './delivery-method.js';
-import { MicrosHistogram, type DurationStats } from './histogram.js';
-import { RoundFilter, type Round, type Rounds } from './rounds.js';
-import { SelectedCranks } from './selected-cranks.js';
-import { CrankSelection, type SelectionSpec } from './selection.js';
+import { deliveryMethod } from '../common/delivery-method.js';
+import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
+import { RoundFilter, type Round, type Rounds } from '../common/rounds.js';
+import { SelectedCranks } from '../common/selected-cranks.js';
+import { CrankSelection, type SelectionSpec } from '../common/selection.js';
 
 /** The method key of syscalls made before any delivery of their crank. */
 export const NO_METHOD = '<none>';

@@ -32,26 +32,26 @@
  *   dropExports, ...); the crank time is crank-finish minus crank-start, as in
  *   `slogulate top`.
  */
-import type { CrankSink } from '../model/assembler.js';
-import type { Crank, CrankItem, SyscallPair } from '../model/crank.js';
-import { isDelivery, isReplay, syscallName } from '../model/crank.js';
-import { vatOf } from '../scan/entry-types.js';
+import type { CrankSink } from '../../model/assembler.js';
+import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
+import { isDelivery, isReplay, syscallName } from '../../model/crank.js';
+import { vatOf } from '../../scan/entry-types.js';
 import { ReplayTally, type ReplayStats } from './replays.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
-import { DELIVERY_METHOD_READS, deliveryClass, deliveryMethod } from './delivery-method.js';
-import { mergeReads, type Reads } from '../scan/reads.js';
-import { MicrosHistogram, type DurationStats } from './histogram.js';
-import { SelectedCranks, SPAN_READS, type TimeSpan } from './selected-cranks.js';
-import type { SelectionSpec } from './selection.js';
+import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
+import { DELIVERY_METHOD_READS, deliveryClass, deliveryMethod } from '../common/delivery-method.js';
+import { mergeReads, type Reads } from '../../scan/reads.js';
+import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
+import { SelectedCranks, SPAN_READS, type TimeSpan } from '../common/selected-cranks.js';
+import type { SelectionSpec } from '../common/selection.js';
 import { TriggerTally, type TriggerStats } from './triggers.js';
 
-export type { DurationStats } from './histogram.js';
-export type { TimeSpan } from './selected-cranks.js';
+export type { DurationStats } from '../common/histogram.js';
+export type { TimeSpan } from '../common/selected-cranks.js';
 export type { TriggerStats } from './triggers.js';
 
 /** The vat key used for a delivery crank whose vat the slog does not say. */
-export { NO_VAT } from '../model/vats.js';
-import { NO_VAT } from '../model/vats.js';
+export { NO_VAT } from '../../model/vats.js';
+import { NO_VAT } from '../../model/vats.js';
 
 export interface CrankCounts {
   /** Every crank in the slog, selected or not. */

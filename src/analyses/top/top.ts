@@ -12,19 +12,19 @@
  * figures keep crank order. Each ranked crank carries its exact `--timing`
  * header, made when the crank went by, exactly as the text render prints it.
  */
-import type { Annotations } from '../model/annotations.js';
-import { emptyAnnotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
-import { isDelivery } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
-import { RenderContext } from '../render/context.js';
-import { crankHeader, crankVatName } from '../render/crank-text.js';
-import { fixed0, round2 } from '../render/format.js';
-import { defaultRenderOptions } from '../render/options.js';
-import { SelectedCranks, SPAN_READS } from './selected-cranks.js';
-import type { SelectionSpec } from './selection.js';
-import { TopN } from './top-n.js';
+import type { Annotations } from '../../model/annotations.js';
+import { emptyAnnotations } from '../../model/annotations.js';
+import type { CrankSink } from '../../model/assembler.js';
+import type { Crank } from '../../model/crank.js';
+import { isDelivery } from '../../model/crank.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
+import { RenderContext } from '../../render/context.js';
+import { crankHeader, crankVatName } from '../../render/crank-text.js';
+import { fixed0, round2 } from '../../render/format.js';
+import { defaultRenderOptions } from '../../render/options.js';
+import { SelectedCranks, SPAN_READS } from '../common/selected-cranks.js';
+import type { SelectionSpec } from '../common/selection.js';
+import { TopN } from '../common/top-n.js';
 
 /** What a ranking sorts by (the `--by` values). */
 export type TopKey = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons';

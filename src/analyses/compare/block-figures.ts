@@ -7,11 +7,11 @@
  *
  * Memory: one count per distinct value (histogram.ts), never the blocks.
  */
-import type { ExecutionSink } from '../model/executions.js';
-import type { Crank } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
-import { BlocksCollector, type BlockRow } from './blocks.js';
-import { MicrosHistogram, type DurationStats } from './histogram.js';
+import type { ExecutionSink } from '../../model/executions.js';
+import type { Crank } from '../../model/crank.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
+import { BlocksCollector, type BlockRow } from '../chain/blocks.js';
+import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
 
 export interface BlockFigures {
   /** Blocks executed (the bootstrap block and abandoned executions left out). */

@@ -11,7 +11,7 @@
  * Message and notify names never collide: a method literally named `notify`
  * would share the row of notifies, which we accept for the sake of short keys.
  */
-import type { DeliverEntry } from '../scan/entry-types.js';
+import type { DeliverEntry } from '../../scan/entry-types.js';
 
 export const UNKNOWN_METHOD = '<unknown>';
 

@@ -19,9 +19,9 @@
  * benchmark prints it before the round runs); a mark that arrives too late is
  * an error rather than a silently wrong count. Memory: one record per round.
  */
-import { forwardSpill, type CrankSink } from '../model/assembler.js';
-import type { Crank } from '../model/crank.js';
-import type { ConsoleEntry, SlogEntry } from '../scan/entry-types.js';
+import { forwardSpill, type CrankSink } from '../../model/assembler.js';
+import type { Crank } from '../../model/crank.js';
+import type { ConsoleEntry, SlogEntry } from '../../scan/entry-types.js';
 
 export interface RoundMark {
   benchmark: string;

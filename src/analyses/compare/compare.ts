@@ -20,11 +20,11 @@
  * The JSON form (`COMPARE_JSON_VERSION`) is documented in docs/compare.md,
  * "The JSON report"; it changes only with a new version number.
  */
-import { compareVatIDs, type DeliveryStats, type SlogAggregate } from './aggregate.js';
-import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from './vat-match.js';
+import { compareVatIDs, type DeliveryStats, type SlogAggregate } from '../stats/aggregate.js';
+import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from '../common/vat-match.js';
 import type { BlockFigures } from './block-figures.js';
 import type { SideData } from './compare-side.js';
-import type { DurationStats } from './histogram.js';
+import type { DurationStats } from '../common/histogram.js';
 import {
   deltaPercent,
   evaluateThreshold,

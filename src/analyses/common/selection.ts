@@ -5,8 +5,8 @@
  * begin-block and its end-block-finish, model/chain.ts). Given together,
  * a crank must match all of them.
  */
-import type { Crank } from '../model/crank.js';
-import type { VatNames } from '../model/vats.js';
+import type { Crank } from '../../model/crank.js';
+import type { VatNames } from '../../model/vats.js';
 
 /** An inclusive range; `to` is Infinity for an open end (`9000-`). */
 export interface CrankRange {

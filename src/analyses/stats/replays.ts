@@ -6,8 +6,8 @@
  * analyses leave them out, and count here, per vat, how often a vat was
  * paged in, how many deliveries that replayed, and how long it took.
  */
-import type { SlogEntry } from '../scan/entry-types.js';
-import { vatOf } from '../scan/entry-types.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
+import { vatOf } from '../../scan/entry-types.js';
 
 /** The replays of one vat. */
 export interface ReplayStats {

@@ -7,12 +7,12 @@
  * entries and from each crank's start and items before the crank is matched,
  * which is the same order the text render learns them in.
  */
-import type { CrankSink } from '../model/assembler.js';
-import type { Crank, CrankItem } from '../model/crank.js';
-import type { SlogEntry } from '../scan/entry-types.js';
-import { VatNames } from '../model/vats.js';
+import type { CrankSink } from '../../model/assembler.js';
+import type { Crank, CrankItem } from '../../model/crank.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
+import { VatNames } from '../../model/vats.js';
 import { CrankSelection, type SelectionSpec } from './selection.js';
-import type { Reads } from '../scan/reads.js';
+import type { Reads } from '../../scan/reads.js';
 
 /** A stretch of wall-clock time, from slog `time` fields (seconds since the epoch). */
 export interface TimeSpan {

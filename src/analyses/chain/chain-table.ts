@@ -9,7 +9,7 @@
  * (a GitHub pipe table: its header, then a line per row) and `csv` (RFC 4180:
  * a header line, then the same cells, quoted where needed).
  */
-import { markdownEscape, type Align } from './table.js';
+import { markdownEscape, type Align } from '../common/table.js';
 
 export type RowsFormat = 'text' | 'markdown' | 'csv';
 export const ROWS_FORMATS: readonly RowsFormat[] = ['text', 'markdown', 'csv'];

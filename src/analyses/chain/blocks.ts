@@ -22,12 +22,12 @@
  * `run-finish`. Memory: the open block and run only. Its JSON and text
  * forms are in block-text.ts.
  */
-import { ChainTracker, type BlockRef } from '../model/chain.js';
-import type { ExecutionSink } from '../model/executions.js';
-import type { Crank } from '../model/crank.js';
-import { isCrankEntry, type SlogEntry } from '../scan/entry-types.js';
-import { READ_NOTHING, type Reads } from '../scan/reads.js';
-import { crankFigures } from './crank-figures.js';
+import { ChainTracker, type BlockRef } from '../../model/chain.js';
+import type { ExecutionSink } from '../../model/executions.js';
+import type { Crank } from '../../model/crank.js';
+import { isCrankEntry, type SlogEntry } from '../../scan/entry-types.js';
+import { READ_NOTHING, type Reads } from '../../scan/reads.js';
+import { crankFigures } from '../common/crank-figures.js';
 import { RunTally, type RunRow } from './runs.js';
 
 /** The version of the JSON lines `blocks --json` prints (docs/chain.md); changes only with a new number. */

@@ -12,10 +12,10 @@
  * entries that are not transcript replays, its computrons the sum of its
  * live deliver-results' computrons (crank-figures.ts).
  */
-import type { BlockRef, RunRef, RunTrigger } from '../model/chain.js';
-import { triggerText } from '../model/chain.js';
-import type { Crank } from '../model/crank.js';
-import { crankFigures } from './crank-figures.js';
+import type { BlockRef, RunRef, RunTrigger } from '../../model/chain.js';
+import { triggerText } from '../../model/chain.js';
+import type { Crank } from '../../model/crank.js';
+import { crankFigures } from '../common/crank-figures.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
 
 /** The version of the JSON lines `runs --json` prints (docs/chain.md); changes only with a new number. */
