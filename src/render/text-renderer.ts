@@ -42,7 +42,7 @@ export interface TextRendererConfig {
   selectCrank?: (crank: Crank) => boolean;
   /** Print entries outside cranks (default true). */
   printOutside?: boolean;
-  /** The vat names to use (default: new ones from the annotations); the parallel render passes its own. */
+  /** The vat names to use (default: new ones from the annotations); the report's crank texts pass those its first pass learned. */
   vats?: VatNames;
 }
 
@@ -85,11 +85,6 @@ export class TextRenderer implements CrankSink {
   observe(entry: SlogEntry): void {
     if (this.ctx.options.summarize) this.counts.set(entry.type, (this.counts.get(entry.type) ?? 0) + 1);
     this.vats.observe(entry);
-  }
-
-  /** Adds counts of entry types seen elsewhere (the parallel render's workers), in their first-seen order. */
-  addTypeCounts(counts: Iterable<readonly [string, number]>): void {
-    for (const [type, n] of counts) this.counts.set(type, (this.counts.get(type) ?? 0) + n);
   }
 
   begin(): void {
