@@ -49,7 +49,7 @@ export interface CompiledStep {
   keyBytes: Uint8Array;
 }
 
-/** Kinds and derivations, as fast-reader.ts numbers them. */
+/** Kinds, derivations and the name's slot, as fast-reader.ts numbers them. */
 export interface StepCodes {
   INT: number;
   WORD: number;
@@ -57,6 +57,8 @@ export interface StepCodes {
   NO_DERIVE: number;
   DERIVE_NAME: number;
   DERIVE_METHOD: number;
+  /** The slot a syscall's name is read into (its variable: `v` and the number). */
+  NAME_SLOT: number;
 }
 
 /** The entry (or undefined: the line goes to the plain path), given the values of the slots read before (a syscall's head). */
@@ -126,7 +128,7 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     lines.push(`  sc.pos = pos; w = sc.bool(); if (w === undefined) return undefined;${step.slot >= 0 ? ` ${v} = w;` : ''} pos = sc.pos;`);
   } else if (step.derive === codes.DERIVE_NAME && step.slot < 0) {
     // Only the name: the array's first word; its rest not read unless a later key is.
-    lines.push('  w = host.firstWord(pos); if (w === undefined) return undefined; v5 = w;');
+    lines.push(`  w = host.firstWord(pos); if (w === undefined) return undefined; v${codes.NAME_SLOT} = w;`);
     if (i === spec.to) lines.push('  break steps;');
     else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
   } else if (!wanted) {
