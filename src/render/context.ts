@@ -5,6 +5,7 @@
  */
 import type { Annotations } from '../model/annotations.js';
 import type { VatNames } from '../model/vats.js';
+import type { BigTextScope } from '../scan/big-string.js';
 import type { Ref } from '../scan/entry-types.js';
 import { micros } from './format.js';
 import type { RenderOptions } from './options.js';
@@ -21,11 +22,14 @@ export class RenderContext {
     readonly options: RenderOptions,
     readonly annotations: Annotations,
     readonly vats: VatNames,
+    /** The text render's scope, where big strings are sentinels in the lines (scan/big-string.ts); none elsewhere. */
+    readonly bigText?: BigTextScope,
   ) {
     this.bigWidth = annotations.bigWidth ?? options.bigWidth;
     this.value = {
       bigWidth: this.bigWidth,
       pref: options.vatspace ? (ref) => this.vref(ref) : (ref) => this.kref(ref),
+      bigText,
     };
   }
 
@@ -38,7 +42,7 @@ export class RenderContext {
   /** The context transcript replays are printed in: vat space (replays have no kernel-space forms). */
   replayContext(): RenderContext {
     if (this.options.vatspace) return this;
-    this.replay ??= new RenderContext({ ...this.options, vatspace: true }, this.annotations, this.vats);
+    this.replay ??= new RenderContext({ ...this.options, vatspace: true }, this.annotations, this.vats, this.bigText);
     return this.replay;
   }
 

@@ -13,7 +13,6 @@ import type {
   SyscallResultEntry,
 } from '../scan/entry-types.js';
 import { NO_VAT } from '../model/vats.js';
-import { currentScope } from '../scan/big-string.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
@@ -226,6 +225,6 @@ export function appendReplayLines(ctx: RenderContext, kernel: KernelLines, item:
   if (item.kind === 'syscall') appendSyscallLines(replay, item, lines);
   else appendEntryLines(replay, kernel, item.entry, lines);
   // A big string's text may hold line breaks: each line is marked, so its text is read whole here.
-  const scope = currentScope();
+  const scope = ctx.bigText;
   for (const text of lines) for (const line of (scope ? scope.expand(text) : text).split('\n')) out.push(`replay ${line}`);
 }

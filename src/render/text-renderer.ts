@@ -60,11 +60,12 @@ export class TextRenderer implements CrankSink {
   private spilledText: { crank: Crank; chunks: string[] } | undefined;
   /** Kernel starts printed: every one after the first is a restart. */
   private kernelStarts = 0;
-  private readonly bigText = new BigTextScope();
+  /** Where this render's big strings are sentinels: its reader makes them for it (run/render.ts). */
+  readonly bigText = new BigTextScope();
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
-    this.ctx = new RenderContext(config.options, config.annotations, this.vats);
+    this.ctx = new RenderContext(config.options, config.annotations, this.vats, this.bigText);
     this.kernel = new KernelLines(this.ctx);
     // The text out, each big string's sentinel replaced by its text.
     const bigText = this.bigText;
