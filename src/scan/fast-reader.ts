@@ -338,10 +338,11 @@ interface TypeRead {
 }
 
 /**
- * A type's read, compiled when the first line of the type comes: a slog
- * without crank lines (a chain's idle block, the first lines of a `tail`)
- * compiles none of the seven; a start compiled all of them, a twentieth of
- * a start on a small slog.
+ * A type's read, compiled when the first line of the type comes, not when
+ * the reader is made: a slog without crank lines (a chain's idle block, the
+ * first lines of a `tail`) compiles none of the seven, and compiling them
+ * is a part of a start that a small slog would notice (docs/performance.md,
+ * start-up).
  */
 function typeRead(type: CrankEntryType, compile: () => CompiledRead): TypeRead {
   const t: TypeRead = {
