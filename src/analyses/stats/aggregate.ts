@@ -4,11 +4,12 @@
  * and computrons. `slogulate stats` prints them; `slogulate compare` diffs two.
  *
  * Usage (one pass, memory bounded by the number of keys: syscall types, vats,
- * vat+method pairs, and the distinct whole-µs durations of each):
+ * vat+method pairs, and the distinct whole-µs durations of each): `statsOf`
+ * (run/analyses.ts) runs the pass with a SlogAggregator as its sink, each
+ * crank counted once after a restart (model/executions.ts), and returns its
+ * result:
  *
- *     const agg = new SlogAggregator({ selection: spec, vatNames: annotations.vatNames });
- *     await runSlog({ file, sink: agg });
- *     const result: SlogAggregate = agg.result();
+ *     const { aggregate } = await statsOf({ inputs: [file], selection: spec, annotations });
  *
  * The aggregator is a complete CrankSink: it learns vat names from every entry
  * and crank itself (no `observe` hook needed), and only selected cranks count.
