@@ -39,6 +39,33 @@ describe('help', () => {
     expect(r.stderr).toContain("'nosuch' is invalid");
   });
 
+  it('`slogulate --help` lists each command with the words `slogulate help X` describes it with', async () => {
+    const root = (await runMain(['--help'])).stdout;
+    const section = root.slice(root.indexOf('\nCommands:\n') + '\nCommands:\n'.length, root.indexOf('\n\n', root.indexOf('\nCommands:\n')));
+    // `  NAME ARGS   words` and its wrapped lines (indented further), whitespace made single spaces.
+    const listed = new Map<string, string>();
+    let name = '';
+    for (const line of section.split('\n')) {
+      const head = /^ {2}(\S+)(?: \S+)* {2,}(\S.*)$/.exec(line);
+      if (head) {
+        name = head[1] as string;
+        listed.set(name, head[2] as string);
+      } else {
+        listed.set(name, `${listed.get(name) as string} ${line.trim()}`);
+      }
+    }
+    const commands = [...listed.keys()].filter((c) => c !== 'help');
+    expect(commands).toContain('top');
+    expect(commands).toContain('completion');
+    expect(commands.length).toBeGreaterThanOrEqual(13);
+    for (const command of commands) {
+      const own = (await runMain(['help', command])).stdout;
+      // After `Usage: ...` and a blank line: the description, up to the next blank line.
+      const described = own.split('\n\n')[1] as string;
+      expect(described.replace(/\s+/g, ' '), command).toBe(listed.get(command));
+    }
+  });
+
   it('--help lists --annot, --version, and -o/--force', async () => {
     const r = await runMain(['--help']);
     expect(r.stdout).toMatch(/\n {2}--annot <file> +alias of --annotations/);

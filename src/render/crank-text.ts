@@ -13,7 +13,6 @@ import type {
   SyscallResultEntry,
 } from '../scan/entry-types.js';
 import { NO_VAT } from '../model/vats.js';
-import { currentScope } from '../scan/big-string.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
@@ -141,7 +140,7 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
       // Never outside a crank: the crank model opens one for them.
       return [];
     default:
-      return kernel.lines(entry as OtherEntry) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
+      return kernel.lines(entry as OtherEntry, ctx) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
 }
 
@@ -183,27 +182,26 @@ export function appendCrankBody(ctx: RenderContext, kernel: KernelLines, crank: 
   appendCrankFinish(ctx, crank, out);
 }
 
-/** The body's first line (its crank-start), and the crank's vat made the current one. */
+/** The body's first line (its crank-start). */
 export function appendCrankStart(ctx: RenderContext, crank: Crank, out: string[]): void {
-  ctx.currentVat = crank.vatID;
   if (crank.start && !ctx.options.nonoise) out.push(`crank-start: ${crank.crankType} crank ${crankNumber(crank)}`);
 }
 
 /**
  * The lines of the crank's items from `from` on (a crank that spilled has
- * the text of the items before in hand), in the crank's vat.
+ * the text of the items before in hand), in the context of the crank's vat.
  */
 export function appendCrankItems(ctx: RenderContext, kernel: KernelLines, crank: Crank, from: number, out: string[]): void {
-  ctx.currentVat = crank.vatID;
+  const vatCtx = ctx.inVat(crank.vatID);
   const { nonoise } = ctx.options;
   const items = crank.items;
   for (let i = from; i < items.length; i += 1) {
     const item = items[i] as CrankItem;
     if (isReplay(item)) {
       // A vat paged in: its transcript, in vat space (what it has), each line marked; --nonoise drops it.
-      if (!nonoise) appendReplayLines(ctx, kernel, item, out);
-    } else if (item.kind === 'syscall') appendSyscallLines(ctx, item, out);
-    else appendEntryLines(ctx, kernel, item.entry, out);
+      if (!nonoise) appendReplayLines(vatCtx, kernel, item, out);
+    } else if (item.kind === 'syscall') appendSyscallLines(vatCtx, item, out);
+    else appendEntryLines(vatCtx, kernel, item.entry, out);
   }
 }
 
@@ -220,12 +218,11 @@ export function appendCrankFinish(ctx: RenderContext, crank: Crank, out: string[
  * each line prefixed `replay ` (SLOG-FORMAT.md, "Replays").
  */
 export function appendReplayLines(ctx: RenderContext, kernel: KernelLines, item: CrankItem, out: string[]): void {
-  const replay = ctx.replayContext();
-  replay.currentVat = item.kind === 'syscall' ? item.call.vatID : vatOf(item.entry);
+  const replay = ctx.replayContext().inVat(item.kind === 'syscall' ? item.call.vatID : vatOf(item.entry));
   const lines: string[] = [];
   if (item.kind === 'syscall') appendSyscallLines(replay, item, lines);
   else appendEntryLines(replay, kernel, item.entry, lines);
   // A big string's text may hold line breaks: each line is marked, so its text is read whole here.
-  const scope = currentScope();
+  const scope = ctx.bigText;
   for (const text of lines) for (const line of (scope ? scope.expand(text) : text).split('\n')) out.push(`replay ${line}`);
 }

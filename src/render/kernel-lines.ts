@@ -44,10 +44,9 @@ export class KernelLines {
 
   constructor(private readonly ctx: RenderContext) {}
 
-  /** The lines of a non-crank entry; `undefined` when the type is not one of these. */
-  lines(entry: OtherEntry): string[] | undefined {
+  /** The lines of a non-crank entry, its refs named in `ctx`'s vat; `undefined` when the type is not one of these. */
+  lines(entry: OtherEntry, ctx: RenderContext = this.ctx): string[] | undefined {
     const s = this.spans;
-    const ctx = this.ctx;
     switch (entry.type) {
       case 'kernel-init-start':
         s.kernelInit = t(entry);

@@ -42,7 +42,7 @@ export interface TextRendererConfig {
   selectCrank?: (crank: Crank) => boolean;
   /** Print entries outside cranks (default true). */
   printOutside?: boolean;
-  /** The vat names to use (default: new ones from the annotations); the parallel render passes its own. */
+  /** The vat names to use (default: new ones from the annotations); the report's crank texts pass those its first pass learned. */
   vats?: VatNames;
 }
 
@@ -60,11 +60,12 @@ export class TextRenderer implements CrankSink {
   private spilledText: { crank: Crank; chunks: string[] } | undefined;
   /** Kernel starts printed: every one after the first is a restart. */
   private kernelStarts = 0;
-  private readonly bigText = new BigTextScope();
+  /** Where this render's big strings are sentinels: its reader makes them for it (run/render.ts). */
+  readonly bigText = new BigTextScope();
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
-    this.ctx = new RenderContext(config.options, config.annotations, this.vats);
+    this.ctx = new RenderContext(config.options, config.annotations, this.vats, this.bigText);
     this.kernel = new KernelLines(this.ctx);
     // The text out, each big string's sentinel replaced by its text.
     const bigText = this.bigText;
@@ -85,11 +86,6 @@ export class TextRenderer implements CrankSink {
   observe(entry: SlogEntry): void {
     if (this.ctx.options.summarize) this.counts.set(entry.type, (this.counts.get(entry.type) ?? 0) + 1);
     this.vats.observe(entry);
-  }
-
-  /** Adds counts of entry types seen elsewhere (the parallel render's workers), in their first-seen order. */
-  addTypeCounts(counts: Iterable<readonly [string, number]>): void {
-    for (const [type, n] of counts) this.counts.set(type, (this.counts.get(type) ?? 0) + n);
   }
 
   begin(): void {
@@ -116,22 +112,23 @@ export class TextRenderer implements CrankSink {
 
   private printEntry(entry: SlogEntry): void {
     if (this.blocks?.entry(entry)) return;
-    this.ctx.currentVat = vatOf(entry);
+    // In the entry's vat: what it prints, and an outside syscall it settles.
+    const ctx = this.ctx.inVat(vatOf(entry));
     const replay = (entry as { replay?: unknown }).replay === true;
     let lines: string[];
     if (entry.type === 'syscall') {
       // A replay outside any crank (a vat paged in as the kernel starts):
       // its syscalls are paired with their results as inside a crank.
-      lines = this.settleOutsideSyscall();
+      lines = this.settleOutsideSyscall(ctx);
       this.outsideSyscall = { kind: 'syscall', call: entry as SyscallEntry, seconds: 0, replay };
     } else if (entry.type === 'syscall-result' && this.outsideSyscall) {
       const pair = this.outsideSyscall;
       this.outsideSyscall = undefined;
       pair.result = entry as SyscallResultEntry;
       pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
-      lines = this.itemLines(pair);
+      lines = this.itemLines(ctx, pair);
     } else {
-      lines = [...this.settleOutsideSyscall(), ...this.itemLines({ kind: 'entry', entry })];
+      lines = [...this.settleOutsideSyscall(ctx), ...this.itemLines(ctx, { kind: 'entry', entry })];
       if (entry.type === 'kernel-init-start') {
         // Every kernel start but the first is a restart (SLOG-FORMAT.md, "Restarts").
         if (this.kernelStarts > 0 && this.ctx.options.crankbreaks) lines.unshift('', '// restart');
@@ -141,27 +138,30 @@ export class TextRenderer implements CrankSink {
     if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
   }
 
-  /** The lines of an entry or syscall outside any crank (a replayed one marked and in vat space). */
-  private itemLines(item: CrankItem): string[] {
+  /** The lines of an entry or syscall outside any crank, in `ctx` (a replayed one marked and in vat space). */
+  private itemLines(ctx: RenderContext, item: CrankItem): string[] {
     const lines: string[] = [];
     if (isReplay(item)) {
-      if (!this.ctx.options.nonoise) appendReplayLines(this.ctx, this.kernel, item, lines);
+      if (!ctx.options.nonoise) appendReplayLines(ctx, this.kernel, item, lines);
       return lines;
     }
-    if (item.kind === 'syscall') return syscallLines(this.ctx, item);
-    return entryLines(this.ctx, this.kernel, item.entry);
+    if (item.kind === 'syscall') return syscallLines(ctx, item);
+    return entryLines(ctx, this.kernel, item.entry);
   }
 
+  /** An outside syscall whose result never came, before a crank or the end: in its own vat (the last entry printed). */
   private flushOutsideSyscall(): void {
-    const lines = this.settleOutsideSyscall();
+    const pair = this.outsideSyscall;
+    if (pair === undefined) return;
+    const lines = this.settleOutsideSyscall(this.ctx.inVat(vatOf(pair.call)));
     if (this.printOutside && lines.length) this.out(`${lines.join('\n')}\n`);
   }
 
-  /** The lines of an outside syscall whose result never came. */
-  private settleOutsideSyscall(): string[] {
+  /** The lines of an outside syscall whose result never came, in `ctx`. */
+  private settleOutsideSyscall(ctx: RenderContext): string[] {
     const pair = this.outsideSyscall;
     this.outsideSyscall = undefined;
-    return pair ? this.itemLines(pair) : [];
+    return pair ? this.itemLines(ctx, pair) : [];
   }
 
   /**

@@ -9,7 +9,7 @@
  * as its text is read back, the parts longer than `bigWidth` dropped as they
  * go by (scan/body-decoder.ts: BIG_VALUE, printed `<BIG>`).
  */
-import { BigString, currentScope } from '../scan/big-string.js';
+import { BigString, type BigTextScope } from '../scan/big-string.js';
 import { BigValue, decodeBodyPieces, type BodyShape } from '../scan/body-decoder.js';
 import { decodeBody, isCapData } from '../scan/capdata.js';
 import { methodName } from '../scan/method-name.js';
@@ -22,6 +22,8 @@ export type RefPrinter = (ref: Ref) => string;
 export interface ValueContext {
   bigWidth: number;
   pref: RefPrinter;
+  /** The text render's scope, whose sentinels stand for big strings in the text (none: there are none). */
+  bigText?: BigTextScope;
 }
 
 const BIG = '<BIG>';
@@ -30,7 +32,7 @@ const UNINTELLIGIBLE = '<unintelligible value>';
 function big(text: string, ctx: ValueContext): string {
   if (text.length > ctx.bigWidth) return BIG;
   // A BigString inside (as a sentinel, while a render prints it): its whole length counts.
-  const scope = currentScope();
+  const scope = ctx.bigText;
   return scope?.holding && scope.expandedLength(text) > ctx.bigWidth ? BIG : text;
 }
 

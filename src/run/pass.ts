@@ -11,6 +11,7 @@
 import type { Readable } from 'node:stream';
 import { CrankAssembler, type CrankSink } from '../model/assembler.js';
 import { MODEL_READS } from '../model/reads.js';
+import type { BigTextScope } from '../scan/big-string.js';
 import { type SlogEntry } from '../scan/entry-types.js';
 import { lineReader, type LineReader, type ReadPath } from '../scan/line-reader.js';
 import { BadLine } from '../scan/plain-reader.js';
@@ -72,10 +73,12 @@ export interface PassConfig {
   governHeap?: boolean;
   /**
    * The consumer copes with BigStrings (scan/big-string.ts) in the entries
-   * of big lines: it prints them through a BigTextScope, or never reads
-   * them. Otherwise a big line's strings come as strings.
+   * of big lines: it prints them through its BigTextScope (bigTextScope),
+   * or never reads them. Otherwise a big line's strings come as strings.
    */
   bigStrings?: boolean;
+  /** The scope the consumer prints those BigStrings in (the text render's: they print as its sentinels while it runs). */
+  bigTextScope?: BigTextScope;
   /** Lines over this many bytes are read as a stream (default: the switches', 4 MB). */
   bigLineBytes?: number;
 }
@@ -106,6 +109,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     fast: path === 'fast',
     checkReads: s.checkReads,
     bigStrings: config.bigStrings === true,
+    printedIn: config.bigTextScope,
   });
   const bigLineBytes = config.bigLineBytes ?? s.bigLineBytes;
   const assembler = new CrankAssembler(config.sink, s.spill === undefined ? {} : { spillAt: s.spill });

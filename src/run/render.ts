@@ -89,6 +89,7 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
     governHeap: config.governHeap,
     // Big strings go out through the renderer's scope (render/text-renderer.ts).
     bigStrings: true,
+    bigTextScope: renderer.bigText,
   });
   if (!begun) renderer.begin();
   renderer.end();

@@ -25,7 +25,7 @@
  * the big parts, as writers put them).
  */
 import type { BigLine } from '../source/lines.js';
-import { BIG_STRING_CHARS, BigString, HEAD_CHARS, Spool } from './big-string.js';
+import { BIG_STRING_CHARS, BigString, HEAD_CHARS, Spool, type BigTextScope } from './big-string.js';
 import { BodyDecoder, DecodedBody } from './body-decoder.js';
 import { isCrankEntryType, type SlogEntry } from './entry-types.js';
 import { JsonTokens, type JsonToken } from './json-tokens.js';
@@ -37,6 +37,8 @@ import type { FieldsByType } from './reads.js';
 export interface BigLineOptions {
   /** Strings over BIG_STRING_CHARS as BigStrings (the consumer copes with them), rather than strings. */
   bigStrings: boolean;
+  /** The scope the BigStrings print in (the text render's; big-string.ts). */
+  printedIn?: BigTextScope;
 }
 
 /** How a value is read: skipped, built, read as a body for its method, or a container read by a policy. */
@@ -342,7 +344,7 @@ class Builder {
       this.strBody = new BodyDecoder(-1, 'methargs');
       this.bodyText(text);
     } else if (this.options.bigStrings) {
-      this.strBig = new BigString(this.spool);
+      this.strBig = new BigString(this.spool, this.options.printedIn);
       this.strBig.append(this.strParts.join(''));
       this.strParts = [];
     }

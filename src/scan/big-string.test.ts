@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIG_STRING_CHARS, BigString, BigTextScope, HEAD_CHARS, Spool, currentScope } from './big-string.js';
+import { BIG_STRING_CHARS, BigString, BigTextScope, HEAD_CHARS, Spool } from './big-string.js';
 import { JsonTokenError, JsonTokens, type JsonToken } from './json-tokens.js';
 
 function tokens(pieces: Array<string | Buffer>): JsonToken[] {
@@ -54,8 +54,8 @@ describe('BigString', () => {
     dir = undefined;
   });
 
-  function build(text: string, spool = new Spool(), piece = 251): BigString {
-    const big = new BigString(spool);
+  function build(text: string, spool = new Spool(), piece = 251, scope?: BigTextScope): BigString {
+    const big = new BigString(spool, scope);
     for (let i = 0; i < text.length; i += piece) big.append(text.slice(i, i + piece));
     big.end();
     return big;
@@ -99,13 +99,14 @@ describe('BigString', () => {
     }
   });
 
-  it('prints as its text outside a scope; inside one as a sentinel that the scope writes out as its text', () => {
-    const big = build(text);
+  it('prints as its text outside its scope\'s run; inside it as a sentinel that the scope writes out as its text', () => {
+    const scope = new BigTextScope();
+    const big = build(text, new Spool(), 251, scope);
     expect(`${big}`).toBe(text);
     expect(JSON.stringify({ big })).toBe(JSON.stringify({ big: text }));
-    const scope = new BigTextScope();
     const line = scope.run(() => `log: ${big} ${JSON.stringify([big, 1])}`);
-    expect(currentScope()).toBeUndefined();
+    expect(scope.running).toBe(false);
+    expect(`${big}`).toBe(text);
     expect(line.length).toBeLessThan(100);
     expect(scope.holding).toBe(true);
     const want = `log: ${text} ${JSON.stringify([text, 1])}`;
@@ -124,6 +125,20 @@ describe('BigString', () => {
     expect(scope.holding).toBe(false);
     // A sentinel the scope no longer knows is written as it is; text without one, untouched.
     scope.write(line, (piece) => expect(piece).toBe(line));
+  });
+
+  it('prints as its text inside the run of a scope not its own, or when made for none', () => {
+    const mine = new BigTextScope();
+    const other = new BigTextScope();
+    const big = build(text, new Spool(), 251, mine);
+    const plain = build(text);
+    expect(other.run(() => `${big} ${JSON.stringify(plain)}`)).toBe(`${text} ${JSON.stringify(text)}`);
+    expect(other.holding).toBe(false);
+    // Its own scope's run inside another's: a sentinel, and the other scope's run goes on after.
+    const nested = other.run(() => [mine.run(() => `${big}`), other.running, mine.running] as const);
+    expect(nested[0].length).toBeLessThan(100);
+    expect(mine.expand(nested[0])).toBe(text);
+    expect(nested.slice(1)).toEqual([true, false]);
   });
 
   it('is made only for strings over BIG_STRING_CHARS (the limit is what the tests above and big-line tests size by)', () => {

@@ -8,13 +8,17 @@
  * once none of the line's strings is referenced any more; or, where no
  * temporary file can be made, to memory.
  *
- * How it prints. Outside a scope, `toString()` and `toJSON()` give the
- * whole text (read back: correct, and as costly as the string). The text
- * render opens a BigTextScope around its work: inside it they give a short
- * sentinel that stands for the text (raw, or escaped as inside a JSON
- * string), the render's lines carry it like any text, and the scope's
- * `write` puts the text in its place as the lines are written, piece by
- * piece, so that the text is never a string of its own.
+ * How it prints. A BigString is made for the scope it prints in (the
+ * text render's BigTextScope, handed to the reader that makes it: run/pass.ts,
+ * big-line.ts), or for none. While its scope runs the render's work,
+ * `toString()` and `toJSON()` give a short sentinel that stands for the
+ * text (raw, or escaped as inside a JSON string), the render's lines carry
+ * it like any text, and the scope's `write` puts the text in its place as
+ * the lines are written, piece by piece, so that the text is never a string
+ * of its own. At any other time, or without a scope, they give the whole
+ * text (read back: correct, and as costly as the string). They take no
+ * arguments (a template literal or JSON.stringify calls them), hence the
+ * scope held by the BigString itself.
  */
 import { closeSync, openSync, readSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -125,7 +129,11 @@ export class BigString {
   private pending = '';
   private done = false;
 
-  constructor(private readonly spool: Spool) {}
+  constructor(
+    private readonly spool: Spool,
+    /** The scope it prints in as a sentinel (the text render's), if any. */
+    readonly printedIn?: BigTextScope,
+  ) {}
 
   /** Appends text (while its line is read). */
   append(text: string): void {
@@ -186,11 +194,13 @@ export class BigString {
   }
 
   toString(): string {
-    return scope ? scope.sentinel(this, false) : this.text();
+    const scope = this.printedIn;
+    return scope?.running ? scope.sentinel(this, false) : this.text();
   }
 
   toJSON(): string {
-    return scope ? scope.sentinel(this, true) : this.text();
+    const scope = this.printedIn;
+    return scope?.running ? scope.sentinel(this, true) : this.text();
   }
 }
 
@@ -207,7 +217,7 @@ export class FramedBigString extends BigString {
     private readonly after: string,
     private readonly skip: number,
   ) {
-    super(new Spool());
+    super(new Spool(), inner.printedIn);
     this.length = before.length + inner.length - skip + after.length;
     const whole = inner.length <= HEAD_CHARS;
     this.head = `${before}${inner.head.slice(skip)}${whole ? after : ''}`.slice(0, HEAD_CHARS);
@@ -238,31 +248,31 @@ const JSON_MODE = '\uE002';
 const CLOSE = '\uE003';
 const DIGIT0 = 0xe100;
 
-let scope: BigTextScope | undefined;
-
-/** The scope sentinels are made in now, if any. */
-export function currentScope(): BigTextScope | undefined {
-  return scope;
-}
-
 /**
  * Where BigStrings print as sentinels, and where those are written out. One
- * per text render; entered for each piece of its work (synchronous: no
- * other render runs in between).
+ * per text render, which the render's reader makes its BigStrings for; run
+ * around each piece of the render's work (synchronous: nothing else prints
+ * them meanwhile).
  */
 export class BigTextScope {
   private readonly live = new Map<string, BigString>();
   private nextId = 0;
+  private inRun = false;
 
-  /** Runs `fn` with BigStrings printing as this scope's sentinels. */
+  /** Runs `fn` with this scope's BigStrings printing as its sentinels. */
   run<T>(fn: () => T): T {
-    const outer = scope;
-    scope = this;
+    const outer = this.inRun;
+    this.inRun = true;
     try {
       return fn();
     } finally {
-      scope = outer;
+      this.inRun = outer;
     }
+  }
+
+  /** Inside `run`: its BigStrings print as sentinels. */
+  get running(): boolean {
+    return this.inRun;
   }
 
   /** Are sentinels waiting to be written? */

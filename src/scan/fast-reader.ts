@@ -42,7 +42,7 @@ import { asciiBytes, ByteScanner, internAscii, literal, type Literal } from './j
 import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan, SyscallPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
-import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepHost } from './step-compiler.js';
+import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepCodes, type StepHost } from './step-compiler.js';
 import { methargsMethod, methodName } from './method-name.js';
 
 const INT = 0;
@@ -51,28 +51,53 @@ const BOOL = 2;
 const JSON_VALUE = 3;
 const KIND_CODES: Record<ValueKind, number> = { int: INT, word: WORD, bool: BOOL, json: JSON_VALUE };
 
+/**
+ * The slots the reader writes by name, beyond a step's own (each type's
+ * fields in SLOTS order: a slot is its field's index there, which
+ * SlotsAgree below checks). A const enum: the compiled code holds the
+ * numbers themselves.
+ */
+const enum Slot {
+  /** crank-start: its message (or only the message's head). */
+  StartMessage = 4,
+  /** deliver: its kind (`message`, `notify`...), which the plain path reads from kd when there is no `dispatch` key. */
+  DeliverKind = 4,
+  /** deliver: its method, from kd, else vd. */
+  DeliverMethod = 5,
+  /** syscall and syscall-result: the syscall's name. */
+  SyscallName = 5,
+  /** syscall-result: its status, the first element of ksr, else of vsr. */
+  ResultStatus = 6,
+  /** deliver-result: its status, dr[0]. */
+  DrStatus = 5,
+  /** deliver-result: its problem, dr[1] unless ok. */
+  DrProblem = 6,
+  /** deliver-result: its computrons, dr[2].compute. */
+  DrComputrons = 7,
+}
+
 /** Fields read from a JSON value besides (or instead of) the value itself (key-order.ts, DERIVED_FROM). */
 const NO_DERIVE = 0;
-/** A syscall-result's status: the first element of ksr, else of vsr (slot 6). */
+/** A syscall-result's status (Slot.ResultStatus). */
 const DERIVE_STATUS = 1;
-/** A deliver-result's status, problem and computrons: dr[0], dr[1] unless ok, dr[2].compute (slots 5, 6, 7). */
+/** A deliver-result's status, problem and computrons (Slot.DrStatus, DrProblem, DrComputrons). */
 const DERIVE_DR = 2;
-/** A crank-start's message head: its type and vatID (slot 4). */
+/** A crank-start's message head: its type and vatID (Slot.StartMessage). */
 const DERIVE_HEAD = 3;
-/** A delivery's method: from kd, else vd (slot 5). */
+/** A delivery's method (Slot.DeliverMethod). */
 const DERIVE_METHOD = 4;
-/** A syscall's kernel-space name: the first element of its ksc (slot 5; else the `syscall` key's value, read there). */
+/** A syscall's kernel-space name: the first element of its ksc (Slot.SyscallName; else the `syscall` key's value, read there). */
 const DERIVE_NAME = 5;
 
 /** The numbers the step compiler writes into its code. */
-const CODES = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD };
+const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD, NAME_SLOT: Slot.SyscallName };
 /** The slots each derivation writes (jsonStep), besides its step's own. */
 const DERIVED_SLOTS: Record<number, readonly number[]> = {
-  [DERIVE_STATUS]: [6],
-  [DERIVE_DR]: [5, 6, 7],
-  [DERIVE_HEAD]: [4],
-  [DERIVE_METHOD]: [5],
-  [DERIVE_NAME]: [5],
+  [DERIVE_STATUS]: [Slot.ResultStatus],
+  [DERIVE_DR]: [Slot.DrStatus, Slot.DrProblem, Slot.DrComputrons],
+  [DERIVE_HEAD]: [Slot.StartMessage],
+  [DERIVE_METHOD]: [Slot.DeliverMethod],
+  [DERIVE_NAME]: [Slot.SyscallName],
 };
 
 /** The kernel-space forms, whose presence a step kept alone looks at. */
@@ -102,6 +127,20 @@ const SLOTS = {
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
 } as const satisfies { [T in CrankEntryType]: readonly string[] };
 
+/** `B` when it is `A`: a compile error where a named slot is not its field's index in SLOTS. */
+type Is<A, B extends A> = B;
+type SlotsAgree = [
+  Is<'message', (typeof SLOTS)['crank-start'][Slot.StartMessage]>,
+  Is<'kind', (typeof SLOTS)['deliver'][Slot.DeliverKind]>,
+  Is<'method', (typeof SLOTS)['deliver'][Slot.DeliverMethod]>,
+  Is<'name', (typeof SLOTS)['syscall'][Slot.SyscallName]>,
+  Is<'name', (typeof SLOTS)['syscall-result'][Slot.SyscallName]>,
+  Is<'status', (typeof SLOTS)['syscall-result'][Slot.ResultStatus]>,
+  Is<'status', (typeof SLOTS)['deliver-result'][Slot.DrStatus]>,
+  Is<'problem', (typeof SLOTS)['deliver-result'][Slot.DrProblem]>,
+  Is<'computrons', (typeof SLOTS)['deliver-result'][Slot.DrComputrons]>,
+];
+
 /** Slots enough for any type's fields. */
 const SLOT_COUNT = 11;
 
@@ -126,8 +165,8 @@ const TAIL_FIELDS: Record<string, 'time' | 'monotime' | 'seconds'> = { time: 'ti
  * `dispatch` key (older kernels: the plain path reads kd[0]).
  */
 function requiredSlots(p: Program): number[] {
-  if (p.type === 'syscall' && p.wanted[5]) return [5];
-  if (p.type === 'deliver' && p.wanted[4]) return [4];
+  if (p.type === 'syscall' && p.wanted[Slot.SyscallName]) return [Slot.SyscallName];
+  if (p.type === 'deliver' && p.wanted[Slot.DeliverKind]) return [Slot.DeliverKind];
   return [];
 }
 
@@ -175,7 +214,7 @@ function compileSyscalls(general: Program, head: Program, byName: Map<string, Pr
     const key = programKey(p);
     let read = compiled.get(key);
     if (read === undefined) {
-      read = compileProgram(p, nameStep + 1, 6);
+      read = compileProgram(p, nameStep + 1, Slot.SyscallName + 1);
       compiled.set(key, read);
     }
     reads.set(name, read);
@@ -189,10 +228,10 @@ function compileSyscalls(general: Program, head: Program, byName: Map<string, Pr
       given: 0,
       derivedSlots: DERIVED_SLOTS,
       // No name (an older kernel): which reads apply is known only from the arguments.
-      required: [5],
+      required: [Slot.SyscallName],
       make: MAKERS[head.type],
       fields: [],
-      then: { bySlot: 5, reads, otherwise: compileProgram(general, nameStep + 1, 6) },
+      then: { bySlot: Slot.SyscallName, reads, otherwise: compileProgram(general, nameStep + 1, Slot.SyscallName + 1) },
     },
     CODES,
     contains,
@@ -299,10 +338,11 @@ interface TypeRead {
 }
 
 /**
- * A type's read, compiled when the first line of the type comes: a slog
- * without crank lines (a chain's idle block, the first lines of a `tail`)
- * compiles none of the seven; a start compiled all of them, a twentieth of
- * a start on a small slog.
+ * A type's read, compiled when the first line of the type comes, not when
+ * the reader is made: a slog without crank lines (a chain's idle block, the
+ * first lines of a `tail`) compiles none of the seven, and compiling them
+ * is a part of a start that a small slog would notice (docs/performance.md,
+ * start-up).
  */
 function typeRead(type: CrankEntryType, compile: () => CompiledRead): TypeRead {
   const t: TypeRead = {
@@ -423,8 +463,8 @@ export class FastReader implements StepHost {
     let value: unknown;
     if (slot >= 0) {
       value = this.parse(at, end);
-      // A crank-start's message (slot 4 is no other type's JSON value) is an object; ksc, vsc, kd, vd, ksr, vsr and dr are arrays.
-      if (slot === 4) {
+      // A crank-start's message (its slot is no other type's JSON value's) is an object; ksc, vsc, kd, vd, ksr, vsr and dr are arrays.
+      if (slot === Slot.StartMessage) {
         if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
       } else if (!Array.isArray(value)) {
         return false;
@@ -434,24 +474,24 @@ export class FastReader implements StepHost {
     sc.pos = end;
     switch (step.derive) {
       case DERIVE_STATUS: {
-        if (slots[6] !== undefined) return true;
+        if (slots[Slot.ResultStatus] !== undefined) return true;
         if (value !== undefined) {
           const status = (value as unknown[])[0];
           if (typeof status !== 'string') return false;
-          slots[6] = status;
+          slots[Slot.ResultStatus] = status;
           return true;
         }
         const status = this.firstWord(at);
         if (status === undefined) return false;
-        slots[6] = status;
+        slots[Slot.ResultStatus] = status;
         return true;
       }
       case DERIVE_DR: {
         if (value === undefined) return this.drFigures(at, end);
         const dr = value as unknown[];
-        slots[5] = typeof dr[0] === 'string' ? dr[0] : undefined;
-        slots[6] = problemOf(dr);
-        slots[7] = computronsOf(dr);
+        slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
+        slots[Slot.DrProblem] = problemOf(dr);
+        slots[Slot.DrComputrons] = computronsOf(dr);
         return true;
       }
       case DERIVE_HEAD:
@@ -459,7 +499,7 @@ export class FastReader implements StepHost {
       case DERIVE_NAME: {
         const name = (value as unknown[])[0];
         if (typeof name !== 'string') return false;
-        slots[5] = name;
+        slots[Slot.SyscallName] = name;
         return true;
       }
       case DERIVE_METHOD: {
@@ -467,7 +507,7 @@ export class FastReader implements StepHost {
         if (this.methodRead) return true;
         this.methodRead = true;
         if (value !== undefined) {
-          slots[5] = deliveryMethod(value);
+          slots[Slot.DeliverMethod] = deliveryMethod(value);
           return true;
         }
         return this.methodAt(at, end, !lastKey);
@@ -501,14 +541,14 @@ export class FastReader implements StepHost {
     // A value skipped over (`checked`: not the last key's) is valid JSON: its method can be taken from the body's first bytes.
     const method = checked ? methodInBytes(buf, bodyAt, end) : undefined;
     if (method !== undefined) {
-      this.slots[5] = method;
+      this.slots[Slot.DeliverMethod] = method;
       sc.pos = end;
       return true;
     }
     if (!sc.skipStr() || sc.pos > end) return false;
     const body = this.parse(bodyAt, sc.pos);
     if (typeof body !== 'string') return false;
-    this.slots[5] = methargsMethod({ body });
+    this.slots[Slot.DeliverMethod] = methargsMethod({ body });
     sc.pos = end;
     return true;
   }
@@ -529,7 +569,7 @@ export class FastReader implements StepHost {
       return this.wholeHead(at, end);
     }
     if (sc.buf[end - 1] !== 125) return false;
-    this.slots[4] = { type, vatID };
+    this.slots[Slot.StartMessage] = { type, vatID };
     sc.pos = end;
     return true;
   }
@@ -539,7 +579,7 @@ export class FastReader implements StepHost {
     if (value === FAIL) return false;
     const head = messageHead(value);
     if (head === undefined) return false;
-    this.slots[4] = head;
+    this.slots[Slot.StartMessage] = head;
     this.sc.pos = end;
     return true;
   }
@@ -553,14 +593,14 @@ export class FastReader implements StepHost {
     sc.pos = at + 2;
     const status = sc.word();
     if (status === undefined || buf[sc.pos] !== 44) return false;
-    this.slots[5] = status;
+    this.slots[Slot.DrStatus] = status;
     sc.pos += 1;
     const problemAt = sc.pos;
     if (!sc.skipValue() || buf[sc.pos] !== 44) return false;
     if (status !== 'ok') {
       const problem = this.parse(problemAt, sc.pos);
       if (problem === FAIL) return false;
-      this.slots[6] = problem;
+      this.slots[Slot.DrProblem] = problem;
     }
     sc.pos += 1;
     let compute: number | undefined;
@@ -593,7 +633,7 @@ export class FastReader implements StepHost {
       if (!sc.skipValue() || buf[sc.pos++] !== 93) return false;
     }
     if (sc.pos !== end) return false;
-    this.slots[7] = compute;
+    this.slots[Slot.DrComputrons] = compute;
     return true;
   }
 
@@ -622,10 +662,10 @@ function headProgram(programs: Program[], nameStep: number): Program {
   const base = programs[0] as Program;
   const steps = base.steps.map((s, i) => {
     if (i > nameStep) return s;
-    const slot = programs.map((p) => (p.steps[i] as CompiledStep).slot).find((x) => x >= 0) ?? (i === nameStep ? 5 : -1);
+    const slot = programs.map((p) => (p.steps[i] as CompiledStep).slot).find((x) => x >= 0) ?? (i === nameStep ? Slot.SyscallName : -1);
     return { ...s, slot };
   });
-  const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === 5);
+  const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === Slot.SyscallName);
   return { type: base.type, steps, last: nameStep, wanted };
 }
 

@@ -12,7 +12,8 @@
  * of tokens instead (`readBig`, big-line.ts), whatever the path.
  */
 import { batchText, lineText, type BigLine, type LineBatch } from '../source/lines.js';
-import { readBigLine } from './big-line.js';
+import { readBigLine, type BigLineOptions } from './big-line.js';
+import type { BigTextScope } from './big-string.js';
 import { checkedEntry } from './checked-entries.js';
 import type { SlogEntry } from './entry-types.js';
 import { FastReader } from './fast-reader.js';
@@ -30,6 +31,8 @@ export interface LineReaderOptions {
   checkReads?: boolean;
   /** A big line's strings over BIG_STRING_CHARS as BigStrings (scan/big-string.ts): the consumer copes with them. */
   bigStrings?: boolean;
+  /** The scope those BigStrings print in (the text render's). */
+  printedIn?: BigTextScope;
 }
 
 export interface LineReader {
@@ -92,7 +95,7 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
     return plain(batch, i, last);
   }
 
-  const bigOptions = { bigStrings: options.bigStrings === true };
+  const bigOptions: BigLineOptions = { bigStrings: options.bigStrings === true, printedIn: options.printedIn };
   async function readBig(line: BigLine): Promise<SlogEntry | BadLine | undefined> {
     const { entry, syscallName } = await readBigLine(line, plan, bigOptions);
     if (!check || entry === undefined || entry instanceof BadLine) return entry;

@@ -2,15 +2,19 @@
  * The byte reader's reads (fast-reader.ts), compiled: for one crank type and
  * one set of fields, the whole read of a line after its type and tail (the
  * walk over its keys, then the entry made) as one straight JavaScript
- * function, written out from the key-order table when the reader is made.
- * Each key is compared with constants (eight bytes at a time, as a double),
- * the values asked for read into the function's own variables, the others
- * passed; what a JSON value needs goes back to the reader (`host.jsonStep`,
- * which leaves its values in `host.slots`). The entry's maker is called
- * with those variables: no slots to clear or look up per line, no double
- * boxed on its way to the entry (measured: the interpreted walk cost three
- * times the old hand-written readers; the walk, its slots and the maker
- * called apart cost more than this).
+ * function, written out from the key-order table when the first line of
+ * the type is read. Each key is compared with constants (eight bytes at a
+ * time, as a double), the values asked for read into the function's own
+ * variables, the others passed; what a JSON value needs goes back to the
+ * reader (`host.jsonStep`, which leaves its values in `host.slots`). The
+ * entry's maker is called with those variables.
+ *
+ * Why a function written out rather than a loop over the table: a loop
+ * looks up each step's kind, key and slot at every line, and keeps the
+ * values in an array of slots to clear, fill and read back, each number
+ * boxed on its way to the entry; here the steps are code, the keys
+ * constants and the values local variables (docs/performance.md has what
+ * each way cost).
  */
 import { asciiBytes, type ByteScanner } from './json-bytes.js';
 import type { CrankEntry } from './entry-types.js';
@@ -49,7 +53,7 @@ export interface CompiledStep {
   keyBytes: Uint8Array;
 }
 
-/** Kinds and derivations, as fast-reader.ts numbers them. */
+/** Kinds, derivations and the name's slot, as fast-reader.ts numbers them. */
 export interface StepCodes {
   INT: number;
   WORD: number;
@@ -57,6 +61,8 @@ export interface StepCodes {
   NO_DERIVE: number;
   DERIVE_NAME: number;
   DERIVE_METHOD: number;
+  /** The slot a syscall's name is read into (its variable: `v` and the number). */
+  NAME_SLOT: number;
 }
 
 /** The entry (or undefined: the line goes to the plain path), given the values of the slots read before (a syscall's head). */
@@ -126,7 +132,7 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     lines.push(`  sc.pos = pos; w = sc.bool(); if (w === undefined) return undefined;${step.slot >= 0 ? ` ${v} = w;` : ''} pos = sc.pos;`);
   } else if (step.derive === codes.DERIVE_NAME && step.slot < 0) {
     // Only the name: the array's first word; its rest not read unless a later key is.
-    lines.push('  w = host.firstWord(pos); if (w === undefined) return undefined; v5 = w;');
+    lines.push(`  w = host.firstWord(pos); if (w === undefined) return undefined; v${codes.NAME_SLOT} = w;`);
     if (i === spec.to) lines.push('  break steps;');
     else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
   } else if (!wanted) {

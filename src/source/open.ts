@@ -11,17 +11,17 @@
  * warning before going on with the next input (run/pass.ts). Other bad gzip
  * data (bad bytes in the middle) is an InputError.
  *
- * A plain regular file is read synchronously into one reused buffer (a
- * pass has nothing else to do meanwhile: an asynchronous read left the
- * thread idle while each read went to another thread and back, a tenth of
- * the pass, measured); so is stdin when it is one (`slogulate - < FILE`:
- * the stream path cost a third more CPU). A pipe (`cat FILE | slogulate -`,
- * `<(zcat a.gz)`, a FIFO) is read synchronously too, in order, never seeked
- * (a pipe cannot be): a read waits for the writer, as a pass would anyway,
- * and Node's stream machinery per 64 KB of a pipe cost `stats` from
- * `cat FILE |` a fifth more CPU than these reads do. Stdin that another program left non-blocking (a read
- * that would wait fails instead: EAGAIN) goes on as process.stdin's
- * stream from there. Gzip from a pipe, a socket, a terminal: streams.
+ * A plain regular file is read synchronously into one reused buffer: a
+ * pass has nothing else to do meanwhile, and an asynchronous read leaves
+ * the thread idle while each read goes to another thread and back. So is
+ * stdin when it is a regular file (`slogulate - < FILE`). A pipe (`cat FILE
+ * | slogulate -`, `<(zcat a.gz)`, a FIFO) is read synchronously too, in
+ * order, never seeked (a pipe cannot be): a read waits for the writer, as
+ * a pass would anyway, without a Node.js stream's machinery for each 64 KB
+ * the pipe hands over (docs/performance.md has what each way cost). Stdin
+ * that another program left non-blocking (a read that would wait fails
+ * instead: EAGAIN) goes on as process.stdin's stream from there. Gzip from
+ * a pipe, a socket, a terminal: streams.
  */
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from 'node:fs';
 import { Readable } from 'node:stream';

@@ -21,6 +21,7 @@
  * "The JSON report"; it changes only with a new version number.
  */
 import { compareVatIDs, type DeliveryStats, type SlogAggregate } from '../stats/aggregate.js';
+import { byText } from '../common/text-order.js';
 import { VatMatching, VatScopeError, type Side, type VatMatch, type VatMatchBy } from '../common/vat-match.js';
 import type { BlockFigures } from './block-figures.js';
 import type { SideData } from './compare-side.js';
@@ -203,7 +204,6 @@ function vatFields(m: VatMatch): Partial<CompareRow> {
 }
 
 const byVatThen = (a: { vatID?: string }, b: { vatID?: string }): number => compareVatIDs(a.vatID ?? '', b.vatID ?? '');
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Pairs base and head rows by key (each side keyed its own way). */
 function unionKeys<T>(base: T[], head: T[], baseKey: (t: T) => string, headKey: (t: T) => string): Array<[string, T | undefined, T | undefined]> {

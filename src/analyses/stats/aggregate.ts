@@ -4,11 +4,12 @@
  * and computrons. `slogulate stats` prints them; `slogulate compare` diffs two.
  *
  * Usage (one pass, memory bounded by the number of keys: syscall types, vats,
- * vat+method pairs, and the distinct whole-µs durations of each):
+ * vat+method pairs, and the distinct whole-µs durations of each): `statsOf`
+ * (run/analyses.ts) runs the pass with a SlogAggregator as its sink, each
+ * crank counted once after a restart (model/executions.ts), and returns its
+ * result:
  *
- *     const agg = new SlogAggregator({ selection: spec, vatNames: annotations.vatNames });
- *     await runSlog({ file, sink: agg });
- *     const result: SlogAggregate = agg.result();
+ *     const { aggregate } = await statsOf({ inputs: [file], selection: spec, annotations });
  *
  * The aggregator is a complete CrankSink: it learns vat names from every entry
  * and crank itself (no `observe` hook needed), and only selected cranks count.
@@ -43,6 +44,7 @@ import { mergeReads, type Reads } from '../../scan/reads.js';
 import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
 import { SelectedCranks, SPAN_READS, type TimeSpan } from '../common/selected-cranks.js';
 import type { SelectionSpec } from '../common/selection.js';
+import { byText } from '../common/text-order.js';
 import { TriggerTally, type TriggerStats } from './triggers.js';
 
 export type { DurationStats } from '../common/histogram.js';
@@ -211,7 +213,7 @@ export function compareVatIDs(a: string, b: string): number {
   if (na && nb) return Number(na[1]) - Number(nb[1]);
   if (na) return -1;
   if (nb) return 1;
-  return a < b ? -1 : a > b ? 1 : 0;
+  return byText(a, b);
 }
 
 /** What the aggregate reads of crank entries (besides the crank model's own reads). */
@@ -461,11 +463,6 @@ export class SlogAggregator implements CrankSink {
     const syscall = (type: string, acc: SyscallAcc): SyscallStats => ({ type, ...acc.times.stats(), unanswered: acc.unanswered });
     const byTotal = <T extends DurationStats>(tiebreak: (a: T, b: T) => number) => (a: T, b: T): number =>
       b.total - a.total || tiebreak(a, b);
-    const byText = (a: string | undefined, b: string | undefined): number => {
-      const x = a ?? '';
-      const y = b ?? '';
-      return x < y ? -1 : x > y ? 1 : 0;
-    };
 
     const syscallsByType = [...this.syscallTypes]
       .map(([type, acc]) => syscall(type, acc))

@@ -8,6 +8,7 @@
  */
 import type { RunTrigger } from '../../model/chain.js';
 import type { Crank } from '../../model/crank.js';
+import { byText } from '../common/text-order.js';
 
 /** The row of cranks that ran outside every run (in a slog that has runs). */
 export const NO_RUN = '<no run>';
@@ -66,6 +67,6 @@ export class TriggerTally {
     if (!this.sawRun) return [];
     return [...this.rows.values()]
       .map((r) => ({ ...r }))
-      .sort((a, b) => (b.computrons ?? 0) - (a.computrons ?? 0) || b.deliveries - a.deliveries || (a.trigger < b.trigger ? -1 : a.trigger > b.trigger ? 1 : 0));
+      .sort((a, b) => (b.computrons ?? 0) - (a.computrons ?? 0) || b.deliveries - a.deliveries || byText(a.trigger, b.trigger));
   }
 }

@@ -11,6 +11,7 @@ import { EXIT_OK } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface AnnotateOptions {
   merge?: string;
@@ -34,7 +35,7 @@ export function register(program: Command): Command {
   const [outOption, forceOption] = outputOptions() as [Option, Option];
   return program
     .command('annotate')
-    .description('write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)')
+    .description(SUMMARIES.annotate)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .option('--merge <file>', 'start from this annotation file: keep all its names, labels and vat names, add the rest')
     .addOption(outOption)

@@ -14,6 +14,7 @@ import { CliError, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { parsePositiveInt } from '../common-options.js';
 import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from '../chain-rows.js';
 import { passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 /** What `blocks --sort` ranks by. */
 export const BLOCK_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
@@ -33,7 +34,7 @@ function sortValue(row: BlockRow, key: string): number {
 export function register(program: Command): Command {
   const cmd = program
     .command('blocks')
-    .description('one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions')
+    .description(SUMMARIES.blocks)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of chainRowOptions('blocks', BLOCK_SORT_KEYS, 'computrons; cranks; time (seconds SwingSet worked on the block: end-block-start to -finish)')) {
     cmd.addOption(opt);

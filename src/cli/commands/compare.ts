@@ -21,6 +21,7 @@ import { PassError } from '../../run/pass.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { MarkErrors } from '../../run/mark-errors.js';
 import { describe as fileProblem } from '../../source/open.js';
+import { SUMMARIES } from './summaries.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
@@ -167,7 +168,7 @@ function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: Side
 export function register(program: Command): Command {
   const cmd = program
     .command('compare')
-    .description('compare two slogs (base and head): counts, computrons, delivery times; exit 1 when a --fail-on threshold is exceeded')
+    .description(SUMMARIES.compare)
     .argument('<base>', 'the base slog (plain or gzipped; - for stdin)')
     .argument('<head>', 'the head slog (plain or gzipped; - for stdin)')
     .addOption(new Option('--format <format>', 'report format').choices(['text', 'markdown', 'json']).default('text'))

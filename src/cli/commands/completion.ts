@@ -8,6 +8,7 @@
  */
 import { Argument, type Command, type Option } from 'commander';
 import { TOP_KEYS } from '../../analyses/top/top.js';
+import { SUMMARIES } from './summaries.js';
 
 export const SHELLS = ['bash', 'zsh'] as const;
 export type Shell = (typeof SHELLS)[number];
@@ -258,7 +259,7 @@ export function completionScript(program: Command, shell: Shell): string {
 export function register(program: Command): Command {
   return program
     .command('completion')
-    .description('print a shell completion script (bash or zsh)')
+    .description(SUMMARIES.completion)
     .addArgument(new Argument('<shell>', 'bash or zsh').choices(SHELLS))
     .addHelpText(
       'after',

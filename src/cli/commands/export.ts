@@ -12,6 +12,7 @@ import { openOutput } from '../output-file.js';
 import { writeError } from '../output.js';
 import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface ExportCliOptions {
   to: string;
@@ -67,7 +68,7 @@ function summaryLine(to: string, summary: ExportSummary): string {
 export function register(program: Command): Command {
   const cmd = program
     .command('export')
-    .description('write the slogs\' tables (deliveries, syscalls, cranks, blocks, runs, vats) as Parquet, CSV or SQLite')
+    .description(SUMMARIES.export)
     .argument('[files...]', 'the slogs (plain or gzipped); none reads stdin')
     .requiredOption('--to <path>', 'the dataset folder (parquet, csv) or database file (sqlite)')
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).default('parquet'))

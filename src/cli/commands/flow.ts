@@ -13,6 +13,7 @@ import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface FlowOptions {
   cranks?: string;
@@ -61,7 +62,7 @@ export async function flowCommand(files: string[], opts: FlowOptions): Promise<n
 export function register(program: Command): Command {
   const cmd = program
     .command('flow')
-    .description('the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved')
+    .description(SUMMARIES.flow)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of [...selectionOptions(), ...annotationOptions(), ...outputOptions()]) cmd.addOption(opt);
   return cmd

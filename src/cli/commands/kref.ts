@@ -14,6 +14,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf, type KrefReader } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface KrefOptions {
   annotations?: string;
@@ -56,7 +57,7 @@ export async function krefCommand(wanted: string, files: string[], opts: KrefOpt
 export function register(program: Command): Command {
   const cmd = program
     .command('kref')
-    .description('the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it')
+    .description(SUMMARIES.kref)
     .argument('<kref>', 'a kref (ko12, kp40, kd3), or a name from the --annotations file')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of annotationOptions()) cmd.addOption(opt);

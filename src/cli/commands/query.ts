@@ -8,6 +8,7 @@ import { runQuery } from '../../export/query.js';
 import { EXIT_OK } from '../errors.js';
 import { openOutput } from '../output-file.js';
 import { cleanUpOnSignal, cliError, cliExportPass } from './export.js';
+import { SUMMARIES } from './summaries.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
@@ -16,7 +17,7 @@ interface QueryCliOptions {
 export function register(program: Command): Command {
   const cmd = program
     .command('query')
-    .description('run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, vats')
+    .description(SUMMARIES.query)
     .argument('<sql>', 'the SQL; each table is a view named after it')
     .argument('[inputs...]', 'slogs (files, or folders of slog files: each exported on the fly as one slog) and export folders; none reads a slog on stdin')
     .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'));

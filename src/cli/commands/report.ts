@@ -13,6 +13,7 @@ import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } 
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { DEFAULT_TOP_N } from './top.js';
+import { SUMMARIES } from './summaries.js';
 
 interface ReportCliOptions {
   out?: string;
@@ -30,7 +31,7 @@ export function register(program: Command): Command {
   const [outOption, forceOption] = outputOptions('the HTML file to write') as [Option, Option];
   const cmd = program
     .command('report')
-    .description('write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare')
+    .description(SUMMARIES.report)
     .argument('<files...>', 'the slog (several files are read in order as one slog), or BASE HEAD with --compare')
     .addOption(outOption.makeOptionMandatory())
     .addOption(forceOption)

@@ -9,6 +9,7 @@ import { chainViewOf } from '../../run/chain.js';
 import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from '../chain-rows.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 /** What `runs --sort` ranks by. */
 export const RUN_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
@@ -22,7 +23,7 @@ function sortValue(row: RunRow, key: string): number {
 export function register(program: Command): Command {
   const cmd = program
     .command('runs')
-    .description('one line per chain run: block, run number, phase, trigger (bridge message, mailbox, timer), cranks, deliveries, computrons, beans, seconds')
+    .description(SUMMARIES.runs)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
   for (const opt of chainRowOptions('runs', RUN_SORT_KEYS, 'computrons; cranks; time (the run\'s seconds)')) cmd.addOption(opt);
   cmd.addHelpText(

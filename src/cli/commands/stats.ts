@@ -9,6 +9,7 @@ import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface StatsCliOptions {
   json?: boolean;
@@ -25,7 +26,7 @@ interface StatsCliOptions {
 export function register(program: Command): Command {
   const cmd = program
     .command('stats')
-    .description('tables: syscalls by type, deliveries by vat and by vat+method, cranks and computrons by vat, totals')
+    .description(SUMMARIES.stats)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));

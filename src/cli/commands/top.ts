@@ -9,6 +9,7 @@ import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { annotationOptions, annotationsFrom, noCranksWarning, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
+import { SUMMARIES } from './summaries.js';
 
 export const DEFAULT_TOP_N = 5;
 
@@ -48,7 +49,7 @@ export function topText(result: TopResult): string {
 export function register(program: Command): Command {
   const cmd = program
     .command('top')
-    .description('rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons')
+    .description(SUMMARIES.top)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(
       new Option('--by <key>', `rank by this (repeatable): ${TOP_KEYS.join(', ')} (default: every key the slog has data for)`).argParser(parseKey),

@@ -14,6 +14,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { tracePass } from '../../run/analyses.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { SUMMARIES } from './summaries.js';
 
 interface TraceCliOptions {
   out?: string;
@@ -32,7 +33,7 @@ export function register(program: Command): Command {
   const [outOption, forceOption] = outputOptions('write the trace to file instead of stdout') as [Option, Option];
   const cmd = program
     .command('trace')
-    .description('write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices')
+    .description(SUMMARIES.trace)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(outOption)
     .addOption(forceOption)

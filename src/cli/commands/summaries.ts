@@ -1,0 +1,26 @@
+/**
+ * What each subcommand does, in one line: the only place it is written.
+ * `slogulate --help` lists it (index.ts: without loading the command), and
+ * the command's own help (`slogulate X --help`, `slogulate help X`) starts
+ * with it (each command's `.description()`), so that the two agree. Apart
+ * from index.ts, so that a command reads its summary without importing the
+ * index that loads it.
+ */
+export const SUMMARIES = {
+  top: 'rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons',
+  stats: 'tables: syscalls by type, deliveries by vat and by vat+method, cranks and computrons by vat, totals',
+  compare: 'compare two slogs (base and head): counts, computrons, delivery times; exit 1 when a --fail-on threshold is exceeded',
+  annotate: 'write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)',
+  flow: 'the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved',
+  kref: 'the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it',
+  trace: 'write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices',
+  blocks: 'one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions',
+  runs: 'one line per chain run: block, run number, phase, trigger (bridge message, mailbox, timer), cranks, deliveries, computrons, beans, seconds',
+  report: 'write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare',
+  export: "write the slogs' tables (deliveries, syscalls, cranks, blocks, runs, vats) as Parquet, CSV or one SQLite file",
+  query: 'run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, vats',
+  completion: 'print a shell completion script (bash or zsh)',
+} as const;
+
+/** A subcommand's name. */
+export type CommandName = keyof typeof SUMMARIES;
