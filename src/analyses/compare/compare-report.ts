@@ -10,6 +10,8 @@
  */
 import { NO_NAME } from '../../model/vats.js';
 import type { CompareRow, CompareSection, Comparison, SideSummary } from './compare.js';
+import { declarationNamed, type MetricDeclaration, type Unit } from './metrics.js';
+import { sectionDeclaration, type NameColumn } from './sections.js';
 import { markdownEscape, tableMarkdown, tableText, type Column, type Table } from '../common/table.js';
 import { limitText, metricKey, type ThresholdResult } from './thresholds.js';
 
@@ -51,11 +53,11 @@ function microsText(n: number): string {
   return `${whole === 0 ? 0 : whole}µs`;
 }
 
-function valueText(n: number, unit: CompareSection['unit']): string {
+function valueText(n: number, unit: Unit): string {
   return unit === 'µs' ? microsText(n) : numberText(n);
 }
 
-function deltaText(delta: number, unit: CompareSection['unit']): string {
+function deltaText(delta: number, unit: Unit): string {
   return signed(valueText(delta, unit), unit === 'µs' ? Math.round(delta) : delta);
 }
 
@@ -100,59 +102,39 @@ function sideText(s: SideSummary): string {
   return `${s.slog} (${s.selection}: ${cranks}${rounds})`;
 }
 
-function totalsLabel(section: CompareSection): string {
-  return section.id === 'syscallsByType' ? 'all' : 'all vats';
+/** A row's metric: its key starts with it (the `--fail-on` syntax). */
+function metricOf(r: CompareRow): MetricDeclaration | undefined {
+  return declarationNamed(r.key.split(',')[0] as string)?.declaration;
 }
 
-/** The table of one section (rows already chosen). */
-function sectionTable(section: CompareSection, rows: CompareRow[], perRound: boolean): Table {
-  const unit = section.unit;
-  const numbers = (r: CompareRow): string[] => [valueText(r.base, unit), valueText(r.head, unit), deltaText(r.delta, unit), percentText(r.deltaPercent)];
-  const numCols = [right('base'), right('head'), right('delta'), right('delta%')];
-  const per = perRound ? ' per round' : '';
-  switch (section.id) {
-    case 'cranks':
-      return {
-        title: `Cranks${per}`,
-        columns: [left('cranks'), ...numCols],
-        rows: rows.map((r) => [r.subtype ?? 'all', ...numbers(r)]),
-      };
-    case 'deliveriesByVat':
-    case 'computronsByVat':
-    case 'replays':
-      return {
-        title: `${section.title}${per}`,
-        columns: [left('vat'), ...numCols],
-        rows: rows.map((r) => [r.vatID === undefined ? totalsLabel(section) : vatText(r), ...numbers(r)]),
-      };
-    case 'deliveriesByVatMethod':
-      return {
-        title: `${section.title}${per}`,
-        columns: [left('vat'), left('method'), ...numCols],
-        rows: rows.map((r) => [vatText(r), r.method ?? '', ...numbers(r)]),
-      };
-    case 'syscallsByType':
-      return {
-        title: `${section.title}${per}`,
-        columns: [left('syscall'), ...numCols],
-        rows: rows.map((r) => [r.subtype ?? totalsLabel(section), ...numbers(r)]),
-      };
-    case 'blocks':
-    case 'blockTime':
-      return {
-        title: section.title,
-        columns: [left('per busy block'), ...numCols],
-        rows: rows.map((r) => [r.subtype === 'busy' ? 'busy blocks' : `${r.subtype ?? ''} ${r.stat ?? ''}`.trim(), ...numbers(r)]),
-        note: section.id === 'blockTime' ? 'end-block-start to end-block-finish' : perRound ? 'per block, not per round' : undefined,
-      };
-    case 'time':
-      return {
-        title: section.title,
-        columns: [left('vat'), left('method'), left('stat'), ...numCols],
-        rows: rows.map((r) => [r.vatID === undefined ? 'all deliveries' : vatText(r), r.method ?? '', r.stat ?? '', ...numbers(r)]),
-        note: perRound ? 'total is per round; mean and p95 are per delivery' : undefined,
-      };
+/** What a name column shows of a row. */
+function nameCell(column: NameColumn, r: CompareRow): string {
+  switch (column.shows) {
+    case 'vat':
+      return r.vatID === undefined ? (column.whole ?? '') : vatText(r);
+    case 'method':
+      return r.method ?? '';
+    case 'stat':
+      return r.stat ?? '';
+    case 'metric':
+      return metricOf(r)?.label ?? r.subtype ?? '';
   }
+}
+
+/** The table of one section (rows already chosen): each row's figures in its metric's unit. */
+function sectionTable(section: CompareSection, rows: CompareRow[], perRound: boolean): Table {
+  const numbers = (r: CompareRow): string[] => {
+    const unit = metricOf(r)?.unit ?? section.unit;
+    return [valueText(r.base, unit), valueText(r.head, unit), deltaText(r.delta, unit), percentText(r.deltaPercent)];
+  };
+  const numCols = [right('base'), right('head'), right('delta'), right('delta%')];
+  const declared = sectionDeclaration(section.id);
+  return {
+    title: `${section.title}${perRound && declared.titlePerRound ? ' per round' : ''}`,
+    columns: [...declared.columns.map((c) => left(c.header)), ...numCols],
+    rows: rows.map((r) => [...declared.columns.map((c) => nameCell(c, r)), ...numbers(r)]),
+    note: perRound ? (declared.perRoundNote ?? declared.note) : declared.note,
+  };
 }
 
 /** The rows a section shows, and a note on what was left out. */
@@ -178,6 +160,7 @@ export function thresholdTable(results: ThresholdResult[]): Table {
     title: 'Thresholds',
     columns: [left('threshold'), right('base'), right('head'), right('delta'), right('delta%'), right('limit'), left('result')],
     rows: results.map((r) => {
+      // Delivery times (time.*) in µs, every other figure as a number: per-block times (blocks.time.*) too, unlike in their section.
       const unit = r.threshold.metric.kind === 'time' ? 'µs' : 'count';
       const limit = limitText(r.threshold.limit);
       return [

@@ -5,9 +5,8 @@
  * delivery times by method across vats), optionally only inside the
  * benchmark's rounds (`RoundFilter`).
  *
- *     const side = new CompareSide({ slog: 'base.slog', selection, vatNames, rounds });
- *     await runSlog({ file, sink: side.sink });
- *     const data: SideData = side.result();
+ *     // run/analyses.ts: feeds `side.sink` one pass over the slog, and hands back `side.result()`
+ *     const { data } = await compareSideOf({ inputs: ['base.slog'], side: { slog: 'base.slog', selection, vatNames, rounds } });
  *
  * Memory: bounded by the number of vats, methods and syscall types (and the
  * distinct whole-µs delivery times per method), never by the slog's size.

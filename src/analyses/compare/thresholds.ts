@@ -15,46 +15,31 @@
  *
  * This module parses expressions and evaluates them against base and head
  * values; where the values come from is `MetricLookup` (see compare.ts).
+ * The metrics, and the scopes each takes, are declared in metrics.ts.
  */
+import { editDistance } from '../common/edit-distance.js';
+import { declarationNamed, familyMember, isFamily, METRIC_DECLARATIONS, takesScope, TIME_STATS, type MetricDeclaration, type TimeStat } from './metrics.js';
 
-/** What a metric counts. */
-export type MetricKind = 'cranks' | 'deliveries' | 'syscalls' | 'computrons' | 'replays' | 'time' | 'blocks';
-
-/** What a `blocks.*` metric measures per busy chain block (block-figures.ts). */
-export const BLOCK_METRICS = ['blocks.busy', 'blocks.computrons.mean', 'blocks.computrons.p95', 'blocks.time.mean', 'blocks.time.p95'] as const;
-
-/** Statistics of delivery times (µs) a `time.STAT` metric can name. */
-export const TIME_STATS = ['total', 'mean', 'p50', 'p90', 'p95', 'p99', 'max'] as const;
-export type TimeStat = (typeof TIME_STATS)[number];
+export type { TimeStat };
 
 /**
- * Every metric `--fail-on` takes (`syscalls.TYPE`: any syscall type), in the
- * order docs/compare.md and THRESHOLD_GRAMMAR list them (a test holds the
- * three together).
+ * Every spelling of a metric `--fail-on` takes (`syscalls.TYPE`: any syscall
+ * type), in the order docs/compare.md lists them (a test holds the docs, the
+ * grammar and this together).
  */
-export const METRICS = [
-  'cranks',
-  'cranks.delivery',
-  'cranks.routing',
-  'cranks.abandoned',
-  'deliveries',
-  'syscalls',
-  'syscalls.TYPE',
-  'replays',
-  'computrons',
-  'time',
-  ...TIME_STATS.map((s) => `time.${s}`),
-  ...BLOCK_METRICS,
-] as const;
+export const METRICS: readonly string[] = METRIC_DECLARATIONS.flatMap((d) => [...(d.aliases ?? []), d.name]);
 
+/** A metric as a threshold names it. */
 export interface Metric {
   /** The canonical name: `cranks.delivery`, `syscalls.send`, `time.p95`, `computrons`... */
   name: string;
-  kind: MetricKind;
-  /** cranks: `delivery` / `routing` (absent: all); syscalls: the syscall type (absent: all); blocks: `busy`, `computrons`, `time`. */
+  /** Its first part: `cranks`, `syscalls`, `time`, `blocks`... */
+  kind: string;
+  /** cranks: `delivery`, `routing`, `abandoned` (absent: all); syscalls: the syscall type (absent: all); blocks: `busy`, `computrons`, `time`. */
   subtype?: string;
-  /** time: which statistic. */
+  /** time and blocks: which statistic. */
   stat?: TimeStat;
+  declaration: MetricDeclaration;
 }
 
 export interface Scope {
@@ -92,28 +77,40 @@ export const THRESHOLD_GRAMMAR = [
   "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
 ].join('\n');
 
+/**
+ * Metric names close to a word that is none: within two edits of it, or of
+ * its kind (`crank` -> every `cranks.*`; `time.p42` -> every `time.*`), a
+ * family's member for a misspelt kind (`syscall.send` -> `syscalls.send`).
+ */
+export function closeMetricNames(text: string): string[] {
+  const kind = (name: string): string => name.split('.')[0] as string;
+  const rest = text.slice(kind(text).length + 1);
+  const close: Array<{ name: string; edits: number }> = [];
+  for (const declaration of METRIC_DECLARATIONS) {
+    for (const spelling of [...(declaration.aliases ?? []), declaration.name]) {
+      const sameKind = editDistance(kind(text).toLowerCase(), kind(spelling).toLowerCase()) <= 1;
+      const name = isFamily(declaration) && sameKind && rest ? familyMember(declaration, rest) : spelling;
+      const edits = editDistance(text.toLowerCase(), name.toLowerCase());
+      if ((edits <= 2 || sameKind) && name !== text && !close.some((c) => c.name === name)) close.push({ name, edits });
+    }
+  }
+  // Misspellings first, closest first; then the rest of the kind, in the order of the declarations.
+  const rank = (edits: number): number => Math.min(edits, 3);
+  return close.sort((a, b) => rank(a.edits) - rank(b.edits)).map((c) => c.name);
+}
+
 function metricFrom(text: string): Metric {
-  if (text === 'cranks' || text === 'deliveries' || text === 'syscalls' || text === 'computrons' || text === 'replays') {
-    return { name: text, kind: text };
+  const named = declarationNamed(text);
+  if (!named) {
+    if (!text) throw new ThresholdError('no metric');
+    const close = closeMetricNames(text).slice(0, 8);
+    const hint = close.length ? ` (did you mean ${close.length > 1 ? `${close.slice(0, -1).join(', ')} or ${close.at(-1)}` : close[0]}?)` : '';
+    throw new ThresholdError(`unknown metric "${text}"${hint}`);
   }
-  if (text === 'cranks.delivery' || text === 'cranks.routing' || text === 'cranks.abandoned') {
-    return { name: text, kind: 'cranks', subtype: text.slice('cranks.'.length) };
-  }
-  if (text.startsWith('syscalls.') && text.length > 'syscalls.'.length) {
-    return { name: text, kind: 'syscalls', subtype: text.slice('syscalls.'.length) };
-  }
-  if ((BLOCK_METRICS as readonly string[]).includes(text)) {
-    const [, subtype, stat] = text.split('.') as [string, string, TimeStat | undefined];
-    return { name: text, kind: 'blocks', subtype, ...(stat === undefined ? {} : { stat }) };
-  }
-  if (text.startsWith('blocks.')) throw new ThresholdError(`unknown block metric "${text}" (one of ${BLOCK_METRICS.join(', ')})`);
-  if (text === 'time') return { name: 'time.total', kind: 'time', stat: 'total' };
-  if (text.startsWith('time.')) {
-    const stat = text.slice('time.'.length);
-    if ((TIME_STATS as readonly string[]).includes(stat)) return { name: text, kind: 'time', stat: stat as TimeStat };
-    throw new ThresholdError(`unknown time statistic "${stat}" (one of ${TIME_STATS.join(', ')})`);
-  }
-  throw new ThresholdError(text ? `unknown metric "${text}"` : 'no metric');
+  const { declaration: d, type } = named;
+  const name = type === undefined ? d.name : text;
+  const row = type === undefined ? (d.row ?? {}) : { subtype: type };
+  return { name, kind: name.split('.')[0] as string, ...row, declaration: d };
 }
 
 const NUMBER = '(\\d+(?:\\.\\d+)?|\\.\\d+)';
@@ -155,22 +152,14 @@ export function parseThreshold(text: string): Threshold {
     if (scope[key] !== undefined) throw new ThresholdError(`${key}= given twice`);
     scope[key] = value;
   }
-  if (metric.kind === 'blocks' && (scope.vat !== undefined || scope.method !== undefined)) {
-    throw new ThresholdError(`${metric.name} is per block: it cannot be scoped by vat or method (use --cranks, --vat or --blocks)`);
-  }
-  if (metric.kind === 'cranks') {
-    if (scope.method !== undefined) throw new ThresholdError(`${metric.name} cannot be scoped by method (use deliveries)`);
-    if (scope.vat !== undefined && metric.subtype === 'routing') throw new ThresholdError('routing cranks have no vat');
-    // Counted apart, for the whole slog only (aggregate.ts): a vat= scope would count the vat's other cranks.
-    if (scope.vat !== undefined && metric.subtype === 'abandoned') throw new ThresholdError('cranks.abandoned is not counted per vat: it takes no vat=');
-  }
-  // Replays are counted per vat, not per method.
-  if (metric.kind === 'replays' && scope.method !== undefined) throw new ThresholdError('replays cannot be scoped by method (vat= only)');
+  const d = metric.declaration;
+  if (scope.method !== undefined && !takesScope(d, 'method')) throw new ThresholdError(d.noMethod ?? `${metric.name} takes no method=`);
+  if (scope.vat !== undefined && !takesScope(d, 'vat')) throw new ThresholdError(d.noVat ?? `${metric.name} takes no vat=`);
   return { text, metric, scope, limit };
 }
 
 /** A threshold's scope and metric, written back in the expression syntax (without the limit). */
-export function metricKey(metric: Metric, scope: Scope = {}): string {
+export function metricKey(metric: { name: string }, scope: Scope = {}): string {
   let key = metric.name;
   if (scope.vat !== undefined) key += `,vat=${scope.vat}`;
   if (scope.method !== undefined) key += `,method=${scope.method}`;
