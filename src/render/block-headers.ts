@@ -48,7 +48,7 @@ interface OpenHeader {
 }
 
 /** `2024-06-10T09:31:44Z`, from a block time in seconds. */
-function utc(blockTime: unknown): string {
+function utc(blockTime: number | undefined): string {
   if (typeof blockTime !== 'number' || !Number.isFinite(blockTime)) return String(blockTime);
   const d = new Date(blockTime * 1000);
   return Number.isNaN(d.getTime()) ? String(blockTime) : d.toISOString().replace(/\.000Z$/, 'Z');
