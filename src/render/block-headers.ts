@@ -13,7 +13,8 @@
  */
 import type { Crank } from '../model/crank.js';
 import { isReplay } from '../model/crank.js';
-import type { DeliverResultEntry, OtherEntry, SlogEntry } from '../scan/entry-types.js';
+import { ChainTracker, type ChainBlock, type ChainRun, type ChainSink } from '../model/chain.js';
+import type { DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 
 /** Chain entries the header stands for: not printed under --nonoise. */
@@ -32,44 +33,48 @@ const BOOKKEEPING = new Set([
   'kernel-stats',
 ]);
 
-interface OpenBlock {
-  height: unknown;
-  blockTime: unknown;
-  again: boolean;
+/** A block's header as it is made: from its begin-block (bootstrap-block-start) to its end-block-finish (-finish). */
+interface OpenHeader {
+  block: ChainBlock;
   runs: Map<string, number>;
   cranks: number;
   /** Cranks a selection (--cranks, --vat, --blocks) left out: the block was not empty. */
   unselected: number;
   computrons: number | undefined;
-  /** When the block began (its begin-block), its end-block-start, and how long end-block took. */
-  beginTime: unknown;
-  endStart: number;
+  /** How long end-block took (the bootstrap block: the block), from the time of one entry to the other's. */
   endTook: number;
   /** The block's text so far (its cranks, and the entries printed between them). */
   text: string[];
 }
 
-const num = (v: unknown): number => (typeof v === 'number' ? v : NaN);
-
 /** `2024-06-10T09:31:44Z`, from a block time in seconds. */
-function utc(blockTime: unknown): string {
+function utc(blockTime: number | undefined): string {
   if (typeof blockTime !== 'number' || !Number.isFinite(blockTime)) return String(blockTime);
   const d = new Date(blockTime * 1000);
   return Number.isNaN(d.getTime()) ? String(blockTime) : d.toISOString().replace(/\.000Z$/, 'Z');
 }
 
-export class BlockHeaders {
-  private block: OpenBlock | undefined;
-  /** The bootstrap block's height (cosmic-swingset-init.blockHeight). */
-  private initHeight: unknown;
+/** A block's height in its header: `bootstrap` for a bootstrap block whose height the slog never says. */
+function heightText(block: ChainBlock): string {
+  const height = block.ref.height;
+  if (!Number.isNaN(height)) return String(height);
+  return block.ref.bootstrap ? 'bootstrap' : '?';
+}
+
+/** A run's phase in the header: `?` when its run-start does not say (older nodes). */
+const phaseText = (phase: string): string => (phase === 'unknown' ? '?' : phase);
+
+/**
+ * The headers, from the chain's reading (ChainTracker, model/chain.ts): each
+ * ChainSink call it takes has a short handler here. An upgrade (upgrade-start
+ * .. -finish, before its block's begin-block) prints as its lines, outside
+ * any header, its cranks too.
+ */
+export class BlockHeaders implements ChainSink {
+  private readonly chain = new ChainTracker(this);
+  private header: OpenHeader | undefined;
   /** The heights of the empty blocks since the last busy one printed: one run again after a restart counts once. */
-  private readonly emptyHeights = new Set<unknown>();
-  private kernelStarts = 0;
-  /** A run-start was seen and its run-finish not yet. */
-  private runOpen = false;
-  /** The highest block seen, and the highest before the last restart. */
-  private maxHeight = -Infinity;
-  private ranBefore = -Infinity;
+  private readonly emptyHeights = new Set<number>();
 
   constructor(
     private readonly ctx: RenderContext,
@@ -80,12 +85,12 @@ export class BlockHeaders {
 
   /** Is text being held for a block? */
   get holding(): boolean {
-    return this.block !== undefined;
+    return this.header !== undefined;
   }
 
   /** Text the render writes: held while a block is open. */
   write(text: string): void {
-    if (this.block) this.block.text.push(text);
+    if (this.header) this.header.text.push(text);
     else this.out(text);
   }
 
@@ -94,91 +99,51 @@ export class BlockHeaders {
    * here, not printed).
    */
   entry(entry: SlogEntry): boolean {
-    const e = entry as OtherEntry;
-    switch (entry.type) {
-      case 'kernel-init-start':
-        this.kernelStarts += 1;
-        if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxHeight);
-        this.runOpen = false;
-        this.close(' (not finished)');
-        return false;
-      case 'cosmic-swingset-init':
-        this.initHeight = e.blockHeight;
-        return false;
-      case 'cosmic-swingset-bootstrap-block-start':
-      case 'cosmic-swingset-begin-block': {
-        this.close(' (not finished)');
-        // The bootstrap block is the block cosmic-swingset-init names.
-        const boot = entry.type === 'cosmic-swingset-bootstrap-block-start';
-        const height = boot ? num(this.initHeight) : num(e.blockHeight);
-        this.block = {
-          height: boot ? (this.initHeight ?? 'bootstrap') : e.blockHeight,
-          blockTime: e.blockTime,
-          again: this.kernelStarts > 1 && height <= this.ranBefore,
-          runs: new Map(),
-          cranks: 0,
-          unselected: 0,
-          computrons: undefined,
-          beginTime: e.time,
-          endStart: NaN,
-          endTook: NaN,
-          text: [],
-        };
-        if (height > this.maxHeight) this.maxHeight = height;
-        return true;
-      }
-      case 'cosmic-swingset-end-block-start':
-        if (this.block) this.block.endStart = num(e.time);
-        return true;
-      case 'cosmic-swingset-bootstrap-block-finish':
-        if (this.block) this.block.endTook = num(e.time) - num(this.block.beginTime);
-        this.close('');
-        return true;
-      case 'cosmic-swingset-end-block-finish':
-        if (this.block) this.block.endTook = num(e.time) - this.block.endStart;
-        this.close('');
-        return true;
-      case 'cosmic-swingset-run-finish':
-        // Its run-start is not in the slog (the contextual writer drops the bootstrap block's): the run-finish names the run, as blocks takes it (analyses/chain/blocks.ts).
-        if (!this.runOpen) this.countRun(e);
-        this.runOpen = false;
-        return true;
-      case 'cosmic-swingset-run-start':
-        this.runOpen = true;
-        this.countRun(e);
-        // A bootstrap block whose cosmic-swingset-init the slog lacks (a per-block file of it): its runs name its height, as model/chain.ts takes it.
-        if (this.block?.height === 'bootstrap' && typeof e.blockHeight === 'number') {
-          this.block.height = e.blockHeight;
-          if (e.blockHeight > this.maxHeight) this.maxHeight = e.blockHeight;
-        }
-        return true;
-      default:
-        return BOOKKEEPING.has(entry.type);
-    }
+    this.chain.entry(entry);
+    return BOOKKEEPING.has(entry.type);
+  }
+
+  /** ChainSink: a node starts: a block still open is printed as it is. */
+  kernelStart(): void {
+    this.close(' (not finished)');
+  }
+
+  /** ChainSink: a block's begin-block (the bootstrap block's -start): its header opens; one still open is printed as it is. */
+  blockBegin(block: ChainBlock): void {
+    this.close(' (not finished)');
+    this.header = { block, runs: new Map(), cranks: 0, unselected: 0, computrons: undefined, endTook: NaN, text: [] };
+  }
+
+  /** ChainSink: end-block-finish (the bootstrap block's -finish): the block is printed. */
+  blockFinish(block: ChainBlock): void {
+    if (!this.header) return;
+    this.header.endTook = block.elapsed ?? NaN;
+    this.close('');
+  }
+
+  /** ChainSink: a run of the open block, by its phase (from its run-start, or its run-finish when the slog lacks the start). */
+  runStart(run: ChainRun): void {
+    const header = this.header;
+    if (!header) return;
+    const phase = phaseText(run.ref.phase);
+    header.runs.set(phase, (header.runs.get(phase) ?? 0) + 1);
   }
 
   /** A crank: counted in its block (its text comes through write()). */
   crank(crank: Crank): void {
-    const block = this.block;
-    if (!block) return;
-    block.cranks += 1;
+    const header = this.header;
+    if (!header) return;
+    header.cranks += 1;
     for (const item of crank.items) {
       if (item.kind !== 'entry' || item.entry.type !== 'deliver-result' || isReplay(item)) continue;
       const computrons = (item.entry as DeliverResultEntry).computrons;
-      if (computrons !== undefined) block.computrons = (block.computrons ?? 0) + computrons;
+      if (computrons !== undefined) header.computrons = (header.computrons ?? 0) + computrons;
     }
-  }
-
-  /** A run of the open block, by its phase (from its run-start, or its run-finish when the slog lacks the start). */
-  private countRun(e: OtherEntry): void {
-    if (!this.block) return;
-    const phase = typeof e.phase === 'string' ? e.phase : '?';
-    this.block.runs.set(phase, (this.block.runs.get(phase) ?? 0) + 1);
   }
 
   /** A crank the selection leaves out: not printed, not counted, but its block is no empty block. */
   crankLeftOut(): void {
-    if (this.block) this.block.unselected += 1;
+    if (this.header) this.header.unselected += 1;
   }
 
   /** End of input: a block still open is printed as it is. */
@@ -188,26 +153,27 @@ export class BlockHeaders {
 
   /** Prints the open block if it is busy (its header, then its text); else counts it empty. */
   private close(suffix: string): void {
-    const block = this.block;
-    if (!block) return;
-    this.block = undefined;
-    if (block.cranks === 0 && block.text.length === 0) {
+    const header = this.header;
+    if (!header) return;
+    this.header = undefined;
+    const block = header.block;
+    if (header.cranks === 0 && header.text.length === 0) {
       // A block whose cranks the selection left out ends a run of empty blocks; one without cranks adds to it.
-      if (block.unselected > 0) this.emptyHeights.clear();
-      else this.emptyHeights.add(block.height);
+      if (header.unselected > 0) this.emptyHeights.clear();
+      else this.emptyHeights.add(block.ref.height);
       return;
     }
-    const runs = [...block.runs].map(([phase, n]) => `${phase}:${n}`).join(' ');
-    const parts = [`runs ${runs || 'none'}`, `${block.cranks} cranks`];
-    if (block.computrons !== undefined) parts.push(`${block.computrons} computrons`);
-    if (!this.ctx.options.noTimes && !Number.isNaN(block.endTook)) parts.push(`end-block${this.ctx.took(block.endTook)}`);
+    const runs = [...header.runs].map(([phase, n]) => `${phase}:${n}`).join(' ');
+    const parts = [`runs ${runs || 'none'}`, `${header.cranks} cranks`];
+    if (header.computrons !== undefined) parts.push(`${header.computrons} computrons`);
+    if (!this.ctx.options.noTimes && !Number.isNaN(header.endTook)) parts.push(`end-block${this.ctx.took(header.endTook)}`);
     const n = this.emptyHeights.size;
     const empty = n ? ` (${n} empty block${n === 1 ? '' : 's'} before)` : '';
     this.emptyHeights.clear();
-    const again = block.again ? ' (again after restart)' : '';
-    const header = `// block ${String(block.height)} ${utc(block.blockTime)}: ${parts.join(', ')}${empty}${suffix}${again}`;
+    const again = block.ref.again ? ' (again after restart)' : '';
+    const text = `// block ${heightText(block)} ${utc(block.blockTime)}: ${parts.join(', ')}${empty}${suffix}${again}`;
     // Crank texts begin with a blank line; the header gets one of its own.
-    if (this.headers) this.out(`\n${header}\n`);
-    for (const text of block.text) this.out(text);
+    if (this.headers) this.out(`\n${text}\n`);
+    for (const t of header.text) this.out(t);
   }
 }

@@ -3,31 +3,27 @@
  * and one per run, made in one streaming pass as the slog's chain entries
  * come by (SLOG-FORMAT.md, "Chain entries as agoric-sdk writes them today").
  *
- * A block is what the node did for one height: its `begin-block`, the runs
- * between `end-block-start` and `end-block-finish` (their cranks), its
- * `commit-block-start` .. `-finish`, and the kernel's heap after the commit
- * (`after-commit-stats`). The bootstrap block (`bootstrap-block-start` ..
- * `-finish`) is a block of its own, which does not commit; an upgrade
- * (`upgrade-start` .. `-finish`) is part of the block of its height.
+ * A block is what the node did for one height, from the entry that opens
+ * it to its last (its after-commit-stats): its begin-block, its runs, its
+ * commit, the kernel's heap after it. Which block and run each entry opens,
+ * ends or belongs to, and the block's own figures (times, seconds, heap),
+ * are the chain's reading (ChainTracker, model/chain.ts); this file counts
+ * the cranks, runs, beans and inbound actions of each, and hands a block's
+ * row over when the reading says the block is over (blockEnd), a run's when
+ * the run is (runEnd).
  *
  * Every execution shows as it ran: a node that crashes and restarts runs the
  * block it had not committed again, so that block has two rows: the first
  * `abandoned` (a restart came before its commit), the second `again`.
- *
- * A block's row is handed over when the block ends: at its
- * `after-commit-stats` (a live monitor prints it as the block commits), or,
- * in a slog whose nodes do not write those, at its commit; the bootstrap
- * block at its `-finish`; any block at whatever shows it is over (another
- * block, a restart, the end of the slog). A run's row is handed over at its
- * `run-finish`. Memory: the open block and run only. Its JSON and text
- * forms are in block-text.ts.
+ * Memory: the open block and run only. Its JSON and text forms are in
+ * block-text.ts.
  */
-import { ChainTracker, type BlockRef } from '../../model/chain.js';
+import { ChainTracker, type ChainBlock, type ChainRun, type ChainSink, type Inbound } from '../../model/chain.js';
 import type { ExecutionSink } from '../../model/executions.js';
 import type { Crank } from '../../model/crank.js';
-import { isCrankEntry, type SlogEntry } from '../../scan/entry-types.js';
+import type { SlogEntry } from '../../scan/entry-types.js';
 import { READ_NOTHING, type Reads } from '../../scan/reads.js';
-import { crankFigures } from '../common/crank-figures.js';
+import { CrankTally } from './crank-tally.js';
 import { RunTally, type RunRow } from './runs.js';
 
 /** The version of the JSON lines `blocks --json` prints (docs/chain.md); changes only with a new number. */
@@ -110,118 +106,98 @@ export interface BlocksConfig {
   selectCrank?: (crank: Crank) => boolean;
 }
 
-const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-
-/** A -finish entry's duration: its `seconds`, else its time minus the -start's. */
-function took(finish: SlogEntry, startTime: number | null): number | null {
-  const seconds = num((finish as { seconds?: unknown }).seconds);
-  if (seconds !== null) return seconds;
-  const end = num(finish.time);
-  return end !== null && startTime !== null ? end - startTime : null;
+/** The key a block's inbound actions are counted under: kind, and source and message type, or sender. */
+function actionKey(a: Omit<InboundAction, 'count'>): string {
+  return `${a.kind}\u0000${a.source ?? ''}\u0000${a.messageType ?? ''}\u0000${a.sender ?? ''}`;
 }
 
-class OpenBlock {
-  readonly row: BlockRow;
-  endStart: number | null = null;
-  commitStart: number | null = null;
-  bootstrapStart: number | null = null;
-  /** The begin-block was seen (an upgrade's block waits for it). */
-  begun = false;
-  /** Its after-commit-stats was seen. */
-  stats = false;
+/** An inbound action's kind and what it is counted by (its other fields are counts). */
+function actionOf(inbound: Inbound): Omit<InboundAction, 'count'> {
+  switch (inbound.kind) {
+    case 'bridge':
+      return { ...inbound };
+    case 'mailbox':
+      return { kind: 'mailbox', ...(inbound.sender === undefined ? {} : { sender: inbound.sender }) };
+    default:
+      return { kind: inbound.kind };
+  }
+}
+
+/** The figures of a block's cranks and runs, as the slog streams by: from its blockOpen to its blockEnd. */
+class BlockTally extends CrankTally {
+  /** Runs by phase, in the order first seen. */
+  readonly runs: Record<string, number> = {};
+  usedBeans: number | null = null;
+  readonly inbound: InboundAction[] = [];
   private readonly actions = new Map<string, InboundAction>();
 
-  constructor(ref: BlockRef) {
-    this.row = {
-      height: ref.height,
-      blockTime: ref.blockTime ?? null,
-      interBlockSeconds: null,
-      blockLagSeconds: null,
-      runs: {},
-      cranks: 0,
-      deliveries: 0,
-      computrons: 0,
-      usedBeans: null,
-      seconds: null,
-      commitSeconds: null,
-      heapUsed: null,
-      inbound: [],
-      again: ref.again,
-      committed: false,
-      abandoned: false,
-      finished: false,
-      bootstrap: ref.bootstrap,
-      upgrade: ref.upgrade === true,
-      firstCrank: null,
-      lastCrank: null,
-    };
+  run(phase: string): void {
+    this.runs[phase] = (this.runs[phase] ?? 0) + 1;
   }
 
-  add(crank: Crank): void {
-    const { deliveries, computrons } = crankFigures(crank);
-    const row = this.row;
-    row.cranks += 1;
-    row.deliveries += deliveries;
-    row.computrons += computrons;
-    if (Number.isFinite(crank.crankNum)) {
-      row.firstCrank ??= crank.crankNum;
-      row.lastCrank = crank.crankNum;
-    }
+  beans(used: number): void {
+    this.usedBeans = (this.usedBeans ?? 0) + used;
   }
 
-  inbound(entry: SlogEntry): void {
-    let action: Omit<InboundAction, 'count'> | undefined;
-    switch (entry.type) {
-      case 'cosmic-swingset-bridge-inbound': {
-        const body = entry.body as { type?: unknown } | null | undefined;
-        const source = str(entry.source);
-        const messageType = body !== null && typeof body === 'object' ? str(body.type) : undefined;
-        action = { kind: 'bridge', ...(source === undefined ? {} : { source }), ...(messageType === undefined ? {} : { messageType }) };
-        break;
-      }
-      case 'cosmic-swingset-deliver-inbound': {
-        const sender = str(entry.sender);
-        action = { kind: 'mailbox', ...(sender === undefined ? {} : { sender }) };
-        break;
-      }
-      case 'cosmic-swingset-install-bundle':
-        action = { kind: 'install-bundle' };
-        break;
-      case 'cosmic-swingset-inject-kernel-upgrade-events':
-        action = { kind: 'upgrade-events' };
-        break;
-      case 'cosmic-swingset-timer-poll':
-        // Polled every block: an inbound action only when it woke something.
-        if (entry.added === true) action = { kind: 'timer' };
-        break;
-      default:
-        break;
-    }
-    if (!action) return;
-    const key = `${action.kind}\u0000${action.source ?? ''}\u0000${action.messageType ?? ''}\u0000${action.sender ?? ''}`;
+  /** Counted with the actions of its kind (and source and type, or sender) so far. */
+  action(inbound: Inbound): void {
+    const action = actionOf(inbound);
+    const key = actionKey(action);
     let known = this.actions.get(key);
     if (!known) {
       known = { ...action, count: 0 };
       this.actions.set(key, known);
-      this.row.inbound.push(known);
+      this.inbound.push(known);
     }
     known.count += 1;
-    if (entry.type === 'cosmic-swingset-deliver-inbound') known.messages = (known.messages ?? 0) + (num(entry.count) ?? 0);
-    if (entry.type === 'cosmic-swingset-install-bundle' && entry.error !== null && entry.error !== undefined) known.errors = (known.errors ?? 0) + 1;
+    if (inbound.kind === 'mailbox') known.messages = (known.messages ?? 0) + (inbound.messages ?? 0);
+    if (inbound.kind === 'install-bundle' && inbound.failed) known.errors = (known.errors ?? 0) + 1;
   }
 }
 
-export class BlocksCollector implements ExecutionSink {
+/** A block's row: the chain's figures (model/chain.ts) and its cranks' tally. */
+function blockRow(block: ChainBlock, tally: BlockTally): BlockRow {
+  const height = block.ref.height;
+  return {
+    height: Number.isNaN(height) ? null : height,
+    blockTime: block.blockTime ?? null,
+    interBlockSeconds: block.interBlockSeconds ?? null,
+    blockLagSeconds: block.blockLagSeconds ?? null,
+    runs: tally.runs,
+    cranks: tally.cranks,
+    deliveries: tally.deliveries,
+    computrons: tally.computrons,
+    usedBeans: tally.usedBeans,
+    seconds: block.seconds ?? null,
+    commitSeconds: block.commitSeconds ?? null,
+    heapUsed: block.heapUsed ?? null,
+    inbound: tally.inbound,
+    again: block.ref.again,
+    committed: block.committed,
+    abandoned: block.abandoned,
+    finished: block.finished,
+    bootstrap: block.ref.bootstrap,
+    upgrade: block.ref.upgrade === true,
+    firstCrank: tally.firstCrank,
+    lastCrank: tally.lastCrank,
+  };
+}
+
+/**
+ * The rows, from the chain's reading (ChainTracker, model/chain.ts: which
+ * block and run each entry opens, ends or belongs to) and the cranks: each
+ * ChainSink call has a short handler here, which only counts.
+ */
+export class BlocksCollector implements ExecutionSink, ChainSink {
   /** Blocks and runs read a crank's sums and deliveries, none of its syscalls: the crank model holds none (model/assembler.ts). */
   readonly syscallsUnread = true;
-  private readonly tracker = new ChainTracker();
-  private open: OpenBlock | undefined;
+  private readonly tracker = new ChainTracker(this);
+  /** The open block's tally (blockOpen to blockEnd). */
+  private open: BlockTally | undefined;
+  /** The open run's (runStart to runEnd). */
   private run: RunTally | undefined;
   /** Cranks of the open block while no run is open: a run whose run-start the slog lacks (the contextual form) has them. */
   private loose: RunTally | undefined;
-  /** The slog's nodes write after-commit-stats (until a committed block ends without one). */
-  private afterCommitStats = true;
   /** Blocks and runs handed over, and cranks that ran in no block. */
   blocks = 0;
   runs = 0;
@@ -235,121 +211,7 @@ export class BlocksCollector implements ExecutionSink {
   }
 
   entry(entry: SlogEntry): void {
-    // Crank entries come here only from a front that passes cranks on as entries (rounds): not chain entries.
-    if (isCrankEntry(entry)) return;
-    const type = entry.type;
-    if (!type.startsWith('cosmic-swingset-') && type !== 'kernel-init-start') return;
-    const open = this.open;
-    // What ends the open block, before the tracker moves on.
-    switch (type) {
-      case 'kernel-init-start':
-        this.endRun(undefined);
-        this.close(true);
-        break;
-      case 'cosmic-swingset-begin-block':
-        // An upgrade's block goes on with the begin-block of its height.
-        if (!(open && open.row.upgrade && !open.begun && open.row.height === num(entry.blockHeight))) this.close(false);
-        break;
-      case 'cosmic-swingset-bootstrap-block-start':
-      case 'cosmic-swingset-upgrade-start':
-      case 'cosmic-swingset-init':
-        this.close(false);
-        break;
-      default:
-        break;
-    }
     this.tracker.entry(entry);
-    const block = this.open;
-    const time = num(entry.time);
-    switch (type) {
-      case 'cosmic-swingset-bootstrap-block-start':
-      case 'cosmic-swingset-upgrade-start':
-        this.begin();
-        if (this.open && type === 'cosmic-swingset-bootstrap-block-start') this.open.bootstrapStart = time;
-        return;
-      case 'cosmic-swingset-begin-block': {
-        const b = block && block.row.upgrade && !block.begun ? block : this.begin();
-        if (!b) return;
-        b.begun = true;
-        b.row.blockTime = num(entry.blockTime) ?? b.row.blockTime;
-        b.row.interBlockSeconds = num(entry.interBlockSeconds);
-        b.row.blockLagSeconds = num(entry.blockLagSeconds);
-        return;
-      }
-      case 'cosmic-swingset-end-block-start':
-        if (block) block.endStart = time;
-        return;
-      case 'cosmic-swingset-end-block-finish':
-        this.endRun(undefined);
-        if (block) {
-          block.row.seconds = took(entry, block.endStart);
-          block.row.finished = true;
-        }
-        return;
-      case 'cosmic-swingset-bootstrap-block-finish':
-        this.endRun(undefined);
-        if (block) {
-          block.row.seconds = took(entry, block.bootstrapStart);
-          block.row.finished = true;
-          // The bootstrap block does not commit.
-          this.close(false);
-        }
-        return;
-      case 'cosmic-swingset-upgrade-finish':
-        this.endRun(undefined);
-        return;
-      case 'cosmic-swingset-run-start': {
-        this.endRun(undefined);
-        const ref = this.tracker.run;
-        if (!ref) return;
-        if (block) {
-          block.row.runs[ref.phase] = (block.row.runs[ref.phase] ?? 0) + 1;
-          // A bootstrap block whose height the slog did not say before its first run (model/chain.ts).
-          if (Number.isNaN(block.row.height)) block.row.height = this.tracker.block?.height ?? NaN;
-        }
-        this.loose = undefined;
-        this.run = new RunTally(ref, this.tracker.block, time ?? undefined);
-        return;
-      }
-      case 'cosmic-swingset-run-finish': {
-        const used = num(entry.usedBeans);
-        if (block && used !== null) block.row.usedBeans = (block.row.usedBeans ?? 0) + used;
-        if (!this.run && block) {
-          // Its run-start is not in the slog (the contextual writer drops the bootstrap's): the run-finish says which run it was.
-          const phase = str(entry.phase) ?? 'unknown';
-          const trigger = block.row.bootstrap ? { kind: 'bootstrap' } : block.row.upgrade && !block.begun ? { kind: 'upgrade' } : { kind: 'unknown' };
-          const ref = { num: num(entry.runNum) ?? NaN, phase, trigger };
-          block.row.runs[phase] = (block.row.runs[phase] ?? 0) + 1;
-          this.run = this.loose ?? new RunTally(ref, this.tracker.block, undefined);
-          this.run.ref = ref;
-        }
-        this.loose = undefined;
-        this.endRun(entry);
-        return;
-      }
-      case 'cosmic-swingset-commit-block-start':
-        if (block) block.commitStart = time;
-        return;
-      case 'cosmic-swingset-commit-block-finish':
-        if (block) {
-          block.row.commitSeconds = took(entry, block.commitStart);
-          block.row.committed = true;
-          if (!this.afterCommitStats) this.close(false);
-        }
-        return;
-      case 'cosmic-swingset-after-commit-stats': {
-        this.afterCommitStats = true;
-        if (!block || !block.row.committed) return;
-        block.stats = true;
-        const usage = entry.memoryUsage as { heapUsed?: unknown } | undefined;
-        const heap = entry.heapStats as { used_heap_size?: unknown } | undefined;
-        block.row.heapUsed = num(usage?.heapUsed) ?? num(heap?.used_heap_size);
-        this.close(false);
-        return;
-      }
-      default:
-        block?.inbound(entry);
-    }
   }
 
   crank(crank: Crank): void {
@@ -360,7 +222,7 @@ export class BlocksCollector implements ExecutionSink {
     }
     this.open.add(crank);
     if (this.run) this.run.add(crank);
-    else (this.loose ??= new RunTally({ num: NaN, phase: 'unknown', trigger: { kind: 'unknown' } }, this.tracker.block, undefined)).add(crank);
+    else (this.loose ??= new RunTally(crank.block)).add(crank);
   }
 
   /** An execution a restart abandoned (a pass that counts each crank once): it ran, in its block. */
@@ -370,37 +232,44 @@ export class BlocksCollector implements ExecutionSink {
 
   /** End of input: the open run and block are handed over as they are. */
   end(): void {
-    this.endRun(undefined);
-    this.close(false);
+    this.tracker.end();
   }
 
-  private begin(): OpenBlock | undefined {
+  /** ChainSink: a block opens. Precondition: the one before it has ended (blockEnd). */
+  blockOpen(): void {
+    this.open = new BlockTally();
     this.loose = undefined;
-    const ref = this.tracker.block;
-    this.open = ref ? new OpenBlock(ref) : undefined;
-    return this.open;
   }
 
-  private endRun(finish: SlogEntry | undefined): void {
-    const run = this.run;
-    if (!run) return;
-    this.run = undefined;
-    this.runs += 1;
-    this.config.onRun?.(run.row(finish));
-  }
-
-  /** Hands the open block over; `restart`: a kernel restart ends it (uncommitted, it was abandoned). */
-  private close(restart: boolean): void {
-    const block = this.open;
-    if (!block) return;
+  /** ChainSink: the block is over: its row is handed over. */
+  blockEnd(block: ChainBlock): void {
+    const tally = this.open;
     this.open = undefined;
     this.loose = undefined;
-    const row = block.row;
-    if (restart && !row.committed && !row.bootstrap) row.abandoned = true;
-    if (row.height !== null && Number.isNaN(row.height)) row.height = null;
-    // A committed block ended by something else than its after-commit-stats: this slog has none.
-    if (row.committed && !restart) this.afterCommitStats = block.stats;
+    if (!tally) return;
     this.blocks += 1;
-    this.config.onBlock?.(row);
+    this.config.onBlock?.(blockRow(block, tally));
+  }
+
+  /** ChainSink: a run starts; one known only from its run-finish has the open block's cranks since its last run. Precondition: the run before it has ended (runEnd). */
+  runStart(run: ChainRun): void {
+    this.open?.run(run.ref.phase);
+    this.run = (run.startless ? this.loose : undefined) ?? new RunTally(run.block);
+    this.loose = undefined;
+  }
+
+  /** ChainSink: a run ends: its beans count in the open block, its row is handed over. */
+  runEnd(run: ChainRun): void {
+    if (run.usedBeans !== undefined) this.open?.beans(run.usedBeans);
+    const tally = this.run;
+    this.run = undefined;
+    if (!tally) return;
+    this.runs += 1;
+    this.config.onRun?.(tally.row(run));
+  }
+
+  /** ChainSink: something came into the open block. */
+  inbound(inbound: Inbound): void {
+    this.open?.action(inbound);
   }
 }

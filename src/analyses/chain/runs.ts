@@ -12,10 +12,9 @@
  * entries that are not transcript replays, its computrons the sum of its
  * live deliver-results' computrons (crank-figures.ts).
  */
-import type { BlockRef, RunRef, RunTrigger } from '../../model/chain.js';
+import type { BlockRef, ChainRun, RunTrigger } from '../../model/chain.js';
 import { triggerText } from '../../model/chain.js';
-import type { Crank } from '../../model/crank.js';
-import { crankFigures } from '../common/crank-figures.js';
+import { CrankTally } from './crank-tally.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
 
 /** The version of the JSON lines `runs --json` prints (docs/chain.md); changes only with a new number. */
@@ -46,54 +45,30 @@ export interface RunRow {
   lastCrank: number | null;
 }
 
-/** One run as the slog streams by. */
-export class RunTally {
-  cranks = 0;
-  deliveries = 0;
-  computrons = 0;
-  firstCrank: number | null = null;
-  lastCrank: number | null = null;
-
+/** One run's cranks as the slog streams by (which run, and its figures from the chain's entries: the ChainRun, model/chain.ts). */
+export class RunTally extends CrankTally {
   constructor(
-    /** Which run (a run known only from its run-finish gets it then: blocks.ts). */
-    public ref: RunRef,
+    /** The block its cranks ran in: the run's (its first crank's, for cranks counted before their run was known: blocks.ts). */
     readonly block: BlockRef | undefined,
-    readonly startTime: number | undefined,
-  ) {}
-
-  add(crank: Crank): void {
-    const { deliveries, computrons } = crankFigures(crank);
-    this.cranks += 1;
-    this.deliveries += deliveries;
-    this.computrons += computrons;
-    if (Number.isFinite(crank.crankNum)) {
-      this.firstCrank ??= crank.crankNum;
-      this.lastCrank = crank.crankNum;
-    }
+  ) {
+    super();
   }
 
-  /** The row, once the run finished (`finish`: its run-finish) or was cut short (none). */
-  row(finish: { usedBeans?: unknown; seconds?: unknown; time?: unknown } | undefined): RunRow {
-    const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-    let seconds: number | null = null;
-    if (finish) {
-      seconds = num(finish.seconds);
-      const end = num(finish.time);
-      if (seconds === null && end !== null && this.startTime !== undefined) seconds = end - this.startTime;
-    }
+  /** The row of `run`, once it ended (finished, or cut short). */
+  row(run: ChainRun): RunRow {
     return {
       height: this.block && !Number.isNaN(this.block.height) ? this.block.height : null,
       blockTime: this.block?.blockTime ?? null,
       again: this.block?.again ?? false,
-      run: this.ref.num,
-      phase: this.ref.phase,
-      trigger: this.ref.trigger,
+      run: run.ref.num,
+      phase: run.ref.phase,
+      trigger: run.ref.trigger,
       cranks: this.cranks,
       deliveries: this.deliveries,
       computrons: this.computrons,
-      usedBeans: finish ? num(finish.usedBeans) : null,
-      seconds,
-      finished: finish !== undefined,
+      usedBeans: run.usedBeans ?? null,
+      seconds: run.seconds ?? null,
+      finished: run.finished,
       firstCrank: this.firstCrank,
       lastCrank: this.lastCrank,
     };
