@@ -4,46 +4,31 @@
  * OWN_TESTS). How a page writes its examples is in doc-examples.ts: `$ `
  * lines in code blocks, `# exit N`, `$ cd DIR`, `...` for lines left out.
  *
- * Where they run: a temporary copy of the repository's layout, so that an
- * example that writes a file (`-o`, `> file`) writes it there. Each code
- * block starts at its root (the repository's root), holding
- * `fixtures/slogs/`, `fixtures/annotations/` and `annotations/` (copies),
- * with `../shared/slogs/` beside it (links to the shared slogs, as CI has
- * them beside the repository).
- *
- * How they run (`npm test` must stay fast: a spawned slogulate costs about
- * 0.3 s, and there are dozens of examples):
- * - `slogulate ARGS`, `slogulate ARGS > FILE` and `slogulate ARGS 2>&1`: in
- *   this process (runMain), in the example's folder;
- * - `slogulate ARGS | COMMANDS`: slogulate in this process, its output piped
- *   into `sh -c COMMANDS`; slogulate must exit 0, the status is the
- *   pipeline's (its last command's), as in a shell;
- * - anything else (`cat F | slogulate -`, `diff a.txt b.txt`, `sed ...
- *   out.txt`): bash, with bin/slogulate on PATH as `slogulate` (so write
- *   `slogulate ... -o a.txt` then `diff a.txt b.txt` rather than
- *   `diff <(slogulate ...) <(slogulate ...)`: each spawned slogulate costs).
- * Every example must print nothing on stderr; what it prints on stdout is
- * compared with what the page shows, when it shows something.
- *
- * `npx slogulate` is run as `slogulate`.
+ * Where and how they run is doc-sandbox.ts: a temporary copy of the
+ * repository's layout, each code block starting at its root, each page with
+ * a `/tmp/` of its own. Every example must print nothing on stderr; what it
+ * prints on stdout is compared with what the page shows, when it shows
+ * something. And following a page leaves nothing in the repository: its
+ * examples write only to `/tmp/` (the copy holds nothing new after them).
  *
  * Also: README.md's table of commands has an example of every command
- * (`slogulate --help` lists them), each run from the repository's root; the
- * examples in every command's `--help` parse (no usage error); and the
- * links between the pages lead to a file and a heading that exist.
+ * (`slogulate --help` lists them), each run from the repository's root; no
+ * page starts slogulate with `npx`; compare.md's GitHub workflow installs
+ * slogulate before it runs it; the examples in every command's `--help`
+ * parse (no usage error); and the links between the pages lead to a file
+ * and a heading that exist.
  *
  * DOCS_TIMES=FILE appends each example's time to FILE, to find the slow
  * ones.
  */
-import { spawnSync } from 'node:child_process';
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildProgram } from '../src/cli/main.js';
 import { SUBCOMMANDS } from '../src/cli/commands/index.js';
 import { docExamples, shellWords, shownDifference, type DocExample } from './doc-examples.js';
-import { BIN, ROOT, type CliResult } from './helpers.js';
+import { DocSandbox, pipeAt } from './doc-sandbox.js';
+import { ROOT } from './helpers.js';
 import { runMain } from './run-main.js';
 
 /** Pages whose examples another test runs as written (it names the page). */
@@ -53,96 +38,16 @@ const OWN_TESTS: Record<string, string> = {
   'docs/report.md': 'test/report-cli.test.ts',
 };
 
-const PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)].filter((p) => !(p in OWN_TESTS));
+const ALL_PAGES = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const PAGES = ALL_PAGES.filter((p) => !(p in OWN_TESTS));
 
-const SHARED = join(ROOT, '..', 'shared', 'slogs');
-
-let top: string;
-let repo: string;
-let bin: string;
+let sandbox: DocSandbox;
 beforeAll(() => {
-  top = mkdtempSync(join(tmpdir(), 'slogulate-doc-examples-'));
-  repo = join(top, 'repo');
-  for (const dir of ['fixtures/slogs', 'fixtures/annotations', 'annotations']) cpSync(join(ROOT, dir), join(repo, dir), { recursive: true });
-  // ../shared/slogs: links, one per file (a folder of links, so that what an example writes there stays in the temp folder).
-  const link = (from: string, to: string): void => {
-    mkdirSync(to, { recursive: true });
-    for (const e of readdirSync(from, { withFileTypes: true })) {
-      if (e.isDirectory() && e.name === 'real') link(join(from, e.name), join(to, e.name));
-      else symlinkSync(join(from, e.name), join(to, e.name));
-    }
-  };
-  link(SHARED, join(top, 'shared', 'slogs'));
-  bin = join(top, 'bin');
-  mkdirSync(bin);
-  symlinkSync(BIN, join(bin, 'slogulate'));
+  sandbox = new DocSandbox();
 });
-afterAll(() => rmSync(top, { recursive: true, force: true }));
-
-/** The index of the first `|` outside quotes (not `||`), or -1. */
-function pipeAt(command: string): number {
-  let quote: string | undefined;
-  for (let i = 0; i < command.length; i += 1) {
-    const c = command[i] as string;
-    if (quote) {
-      if (c === quote) quote = undefined;
-    } else if (c === "'" || c === '"') quote = c;
-    else if (c === '|') return command[i + 1] === '|' ? -1 : i;
-  }
-  return -1;
-}
-
-/** Shell syntax outside quotes, which the in-process runner does not do. */
-const hasShellSyntax = (command: string): boolean => /[<>;&()$`\\|*?]/.test(command.replace(/'[^']*'|"[^"]*"/g, ''));
-
-function inShell(command: string, cwd: string, input?: string): CliResult {
-  const r = spawnSync('bash', ['-c', command], {
-    cwd,
-    input,
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, NO_COLOR: '1', FORCE_COLOR: undefined },
-    encoding: 'utf8',
-    maxBuffer: 1 << 28,
-  });
-  return { status: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr };
-}
-
-async function inProcess(words: string[], cwd: string): Promise<CliResult & { both: string }> {
-  const here = process.cwd();
-  const force = process.env.FORCE_COLOR;
-  delete process.env.FORCE_COLOR;
-  process.chdir(cwd);
-  try {
-    return await runMain(words);
-  } finally {
-    process.chdir(here);
-    if (force !== undefined) process.env.FORCE_COLOR = force;
-  }
-}
-
-/** Runs one example as its page says, in its folder under the temp copy (see the header). */
-async function run(example: DocExample): Promise<CliResult> {
-  const cwd = join(repo, example.cwd);
-  // `npx slogulate` is how a reader calls it in a clone: here, the same program.
-  const command = example.command.replace(/^npx slogulate /, 'slogulate ');
-  const pipe = pipeAt(command);
-  const first = pipe < 0 ? command : command.slice(0, pipe).trim();
-  // `slogulate ARGS > FILE`, `slogulate ARGS 2>&1`: redirections the in-process runner does too.
-  const redirect = /^(.*?)\s+>\s*(\S+)$/.exec(first);
-  const merge = /^(.*?)\s+2>&1$/.exec(first);
-  const slogulate = redirect ? (redirect[1] as string) : merge ? (merge[1] as string) : first;
-  if (!slogulate.startsWith('slogulate ') || hasShellSyntax(slogulate)) return inShell(command, cwd);
-  const r: CliResult = await inProcess(shellWords(slogulate).slice(1), cwd).then(({ both, ...rest }) =>
-    merge ? { ...rest, stdout: both, stderr: '' } : rest,
-  );
-  if (redirect) {
-    writeFileSync(join(cwd, redirect[2] as string), r.stdout);
-    r.stdout = '';
-  }
-  if (pipe < 0) return r;
-  expect(r.status, `${command}: slogulate's exit status`).toBe(0);
-  const rest = inShell(command.slice(pipe + 1), cwd, r.stdout);
-  return { ...rest, stderr: r.stderr + rest.stderr };
-}
+// A test that failed midway leaves the next one a clean copy.
+afterEach(() => void sandbox.takeAdded());
+afterAll(() => sandbox.remove());
 
 describe('how a page writes its examples (doc-examples.ts)', () => {
   it('reads $ lines, # exit N, $ cd and the output under each', () => {
@@ -189,7 +94,7 @@ describe('the examples of the docs', () => {
       for (const example of docExamples(readFileSync(join(ROOT, page), 'utf8'))) {
         const where = `${page}:${example.line}: ${example.command}`;
         const t0 = performance.now();
-        const r = await run(example);
+        const r = await sandbox.run(example, page);
         if (process.env.DOCS_TIMES) appendFileSync(process.env.DOCS_TIMES, `${(performance.now() - t0).toFixed(0)} ms ${where}\n`);
         expect(r.stderr, where).toBe('');
         expect(r.status, where).toBe(example.status);
@@ -198,8 +103,127 @@ describe('the examples of the docs', () => {
           if (difference !== undefined) throw new Error(`${where}\n${difference}`);
         }
       }
+      expect(sandbox.takeAdded(), `${page}: files its examples wrote in the repository (write them to /tmp/)`).toEqual([]);
     });
   }
+});
+
+describe('the sandbox the examples run in (doc-sandbox.ts)', () => {
+  const example = (command: string, cwd = '.'): DocExample => ({ line: 0, cwd, command, status: 0, shown: undefined });
+
+  it('gives each page a /tmp/ of its own, and prints its path as /tmp/', async () => {
+    const wrote = await sandbox.run(example('echo one > /tmp/a.txt && echo /tmp/a.txt'), 'sandbox test 1');
+    expect(wrote).toMatchObject({ status: 0, stdout: '/tmp/a.txt\n', stderr: '' });
+    expect((await sandbox.run(example('cat /tmp/a.txt'), 'sandbox test 1')).stdout).toBe('one\n');
+    expect((await sandbox.run(example('test -e /tmp/a.txt'), 'sandbox test 2')).status).toBe(1);
+    const inProcess = await sandbox.run(example('slogulate --cranks 37 --nonoise --novatstore fixtures/slogs/a-local-3.slog -o /tmp/37.txt'), 'sandbox test 1');
+    expect(inProcess).toMatchObject({ status: 0, stderr: '' });
+    expect((await sandbox.run(example('grep -c crank /tmp/37.txt'), 'sandbox test 1')).stdout).toBe('1\n');
+    expect(sandbox.takeAdded()).toEqual([]);
+  });
+
+  it('finds (and removes) what an example wrote into the copy of the repository', async () => {
+    await sandbox.run(example('slogulate --cranks 37 a-local-3.slog > out.txt', 'fixtures/slogs'), 'sandbox test 3');
+    await sandbox.run(example('touch x', '../shared/slogs/real'), 'sandbox test 3');
+    expect(sandbox.takeAdded().sort()).toEqual(['repo/fixtures/slogs/out.txt', 'shared/slogs/real/x']);
+    expect(sandbox.takeAdded()).toEqual([]);
+  });
+});
+
+describe('how the docs start slogulate', () => {
+  // `npx slogulate` in a clone builds the package again into npm's cache at its first use (`prepare`), and npm's
+  // own start costs half a second or more at every call; outside a clone it looks for slogulate on the registry.
+  it('no page calls it through npx (in a code block): bin/slogulate, or slogulate on the PATH', () => {
+    const npx: string[] = [];
+    for (const page of ALL_PAGES) {
+      let inCode = false;
+      readFileSync(join(ROOT, page), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          if (/^(```|~~~)/.test(line)) inCode = !inCode;
+          else if (inCode && /\bnpx slogulate\b/.test(line)) npx.push(`${page}:${i + 1}: ${line.trim()}`);
+        });
+    }
+    expect(npx).toEqual([]);
+  });
+
+  it("README.md's first example starts the built program, and the README says how to put it on the PATH", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    expect(docExamples(readme)[0]?.command).toMatch(/^bin\/slogulate /);
+    expect(readme).toContain('npm link');
+    expect(readme).toMatch(/npm install -g [^\n]*slogulate-[\d.]+\.tgz/);
+  });
+});
+
+/** The steps of a GitHub workflow's job, as the text of each (`- ` item of its `steps:`), with the lines of each step's `run:` script. */
+function workflowSteps(yaml: string): Array<{ text: string; run: string }> {
+  const lines = yaml.split('\n');
+  const at = lines.findIndex((l) => /^\s*steps:\s*$/.test(l));
+  expect(at, 'the workflow has steps').toBeGreaterThanOrEqual(0);
+  const indent = /^(\s*)/.exec(lines[at] as string)?.[1]?.length ?? 0;
+  const steps: Array<{ text: string; run: string }> = [];
+  for (const line of lines.slice(at + 1)) {
+    const lead = /^(\s*)/.exec(line)?.[1]?.length ?? 0;
+    if (line.trim() !== '' && lead <= indent) break;
+    if (/^\s*- /.test(line) && lead <= indent + 2) steps.push({ text: '', run: '' });
+    const step = steps[steps.length - 1];
+    if (step) step.text += `${line}\n`;
+  }
+  for (const step of steps) {
+    // run: a single line, or the block under `run: |`.
+    const single = /^\s*(?:- )?run: (?!\|)(.*)$/m.exec(step.text);
+    const block = /^(\s*)(?:- )?run: \|\n((?:\1\s+.*\n?|\s*\n)*)/m.exec(step.text);
+    step.run = single ? (single[1] as string) : block ? (block[2] as string) : '';
+  }
+  return steps;
+}
+
+/**
+ * The lines of a YAML text whose plain (unquoted) value holds `: ` or ` #`, which YAML reads as a mapping or a
+ * comment (`name: Run it (XS workers: computrons)` is an error); block scalars (`run: |`) and flow collections
+ * (`{ ... }`) are not looked into.
+ */
+function badPlainScalars(yaml: string): string[] {
+  const bad: string[] = [];
+  let block: number | undefined;
+  for (const line of yaml.split('\n')) {
+    const indent = /^(\s*)/.exec(line)?.[1]?.length ?? 0;
+    if (block !== undefined && (line.trim() === '' || indent > block)) continue;
+    block = undefined;
+    const entry = /^(\s*)(?:- )?[\w.-]+:\s+(.*)$/.exec(line);
+    if (!entry) continue;
+    const value = entry[2] as string;
+    if (/^[|>]/.test(value)) block = indent;
+    else if (!/^["'{[]/.test(value) && /: | #/.test(value)) bad.push(line.trim());
+  }
+  return bad;
+}
+
+describe("compare.md's GitHub workflow", () => {
+  const yaml = /^```yaml\n(# \.github\/workflows\/[\s\S]*?)^```$/m.exec(readFileSync(join(ROOT, 'docs', 'compare.md'), 'utf8'))?.[1] ?? '';
+
+  it('is YAML a runner reads: no plain value holds `: `', () => {
+    expect(yaml).toMatch(/^jobs:$/m);
+    expect(badPlainScalars(yaml)).toEqual([]);
+    expect(badPlainScalars('a:\n  - name: Run it (XS workers: computrons)\n    run: |\n      echo a: b\n    with: { x: 1 }')).toEqual(['- name: Run it (XS workers: computrons)']);
+  });
+
+  it('checks out and builds slogulate, puts it on the PATH, then runs it with options it has', async () => {
+    const steps = workflowSteps(yaml);
+    const uses = steps.findIndex((s) => /slogulate compare/.test(s.run));
+    expect(uses, 'a step runs slogulate compare').toBeGreaterThan(0);
+    const before = steps.slice(0, uses);
+    const checkout = before.findIndex((s) => /uses: actions\/checkout@/.test(s.text) && /path: slogulate\b/.test(s.text));
+    const node = before.findIndex((s) => /uses: actions\/setup-node@/.test(s.text));
+    const install = before.findIndex((s) => /\bnpm ci\b/.test(s.run) && /\bnpm link\b/.test(s.run) && /working-directory: slogulate\b/.test(s.text));
+    expect(checkout, 'a step checks slogulate out into slogulate/').toBeGreaterThanOrEqual(0);
+    expect(node, 'a step sets up Node.js').toBeGreaterThanOrEqual(0);
+    expect(install, 'a step runs npm ci (which compiles slogulate) and npm link in slogulate/').toBeGreaterThan(Math.max(checkout, node));
+    // The main checkout comes first: checking the repository out cleans its folder, slogulate/ included.
+    expect(steps.findIndex((s) => /uses: actions\/checkout@/.test(s.text))).toBeLessThan(checkout);
+    const command = (steps[uses] as { run: string }).run.replace(/\\\n\s*/g, ' ').trim();
+    await parse(shellWords(command));
+  });
 });
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens. */
@@ -256,14 +280,34 @@ describe("README.md's table of commands", () => {
   it("every row's example runs from the repository's root", async () => {
     for (const { name, example } of rows) {
       const t0 = performance.now();
-      const r = await run({ line: 0, cwd: '.', command: example, status: 0, shown: undefined });
+      const r = await sandbox.run({ line: 0, cwd: '.', command: example, status: 0, shown: undefined }, `README.md table: ${name}`);
       if (process.env.DOCS_TIMES) appendFileSync(process.env.DOCS_TIMES, `${(performance.now() - t0).toFixed(0)} ms ${example}\n`);
       expect(r.stderr, example).toBe('');
       expect(r.status, example).toBe(0);
       if (name !== 'render') expect(example.split(/\s+/)[1], example).toBe(name);
     }
+    expect(sandbox.takeAdded(), 'files the examples wrote in the repository (write them to /tmp/)').toEqual([]);
   });
 });
+
+/** Parses the words as the command line would, up to (not into) running the command: a usage error throws. */
+async function parse(words: string[]): Promise<void> {
+  const program = await buildProgram({ args: words.slice(1), full: true });
+  const parsed = new Error('parsed');
+  program.hook('preAction', () => {
+    throw parsed;
+  });
+  const quiet = { writeOut: () => undefined, writeErr: () => undefined };
+  program.configureOutput(quiet);
+  for (const c of program.commands) c.configureOutput(quiet);
+  try {
+    await program.parseAsync(['node', ...words]);
+  } catch (err) {
+    if (err === parsed) return;
+    throw new Error(`${words.join(' ')}: ${(err as Error).message}`);
+  }
+  throw new Error(`${words.join(' ')}: did not reach its action`);
+}
 
 describe("the examples in every command's --help", () => {
   /** The `slogulate ...` commands of an example line: process substitutions, pipes and redirections cut off. */
@@ -279,25 +323,6 @@ describe("the examples in every command's --help", () => {
     const first = (pipe < 0 ? text : text.slice(0, pipe)).replace(/\s>\s*\S+\s*$/, '');
     out.unshift(shellWords(first));
     return out.filter((w) => w[0] === 'slogulate');
-  }
-
-  /** Parses the words as the command line would, up to (not into) running the command: a usage error throws. */
-  async function parse(words: string[]): Promise<void> {
-    const program = await buildProgram({ args: words.slice(1), full: true });
-    const parsed = new Error('parsed');
-    program.hook('preAction', () => {
-      throw parsed;
-    });
-    const quiet = { writeOut: () => undefined, writeErr: () => undefined };
-    program.configureOutput(quiet);
-    for (const c of program.commands) c.configureOutput(quiet);
-    try {
-      await program.parseAsync(['node', ...words]);
-    } catch (err) {
-      if (err === parsed) return;
-      throw new Error(`${words.join(' ')}: ${(err as Error).message}`);
-    }
-    throw new Error(`${words.join(' ')}: did not reach its action`);
   }
 
   it('parse, for the root and every subcommand', async () => {

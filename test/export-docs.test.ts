@@ -1,17 +1,18 @@
 /**
- * docs/export.md: every `$ slogulate ...` line runs (in process, in a
- * folder holding the sample slogs, in the page's order) and prints what the
- * page shows under it (test/doc-examples.ts reads them); the page's column
- * tables are the tables' own definitions (src/export/tables/).
+ * docs/export.md: every `$` example runs from the repository's root, as
+ * written, in the page's order (in a copy of the repository's layout, its
+ * `/tmp/` a folder of its own: test/doc-sandbox.ts), and prints what the
+ * page shows under it (test/doc-examples.ts reads them); nothing is written
+ * in the repository; the page's column tables are the tables' own
+ * definitions (src/export/tables/).
  */
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TABLES } from '../src/export/tables/index.js';
-import { docExamples, shellWords, shownDifference } from './doc-examples.js';
-import { ROOT, SLOGS } from './helpers.js';
-import { runInProcess } from './run-main.js';
+import { docExamples, shownDifference } from './doc-examples.js';
+import { DocSandbox } from './doc-sandbox.js';
+import { ROOT } from './helpers.js';
 
 const DOC = readFileSync(join(ROOT, 'docs', 'export.md'), 'utf8');
 
@@ -41,31 +42,30 @@ function columnTables(): string {
   }).join('\n\n');
 }
 
-let dir: string;
+let sandbox: DocSandbox;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'slogulate-docs-'));
-  for (const name of readdirSync(SLOGS)) copyFileSync(join(SLOGS, name), join(dir, name));
-  copyFileSync(join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-bot.slog'), join(dir, 'chain-bot.slog'));
+  sandbox = new DocSandbox();
 });
-afterAll(() => {
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => sandbox.remove());
 
 describe('docs/export.md', () => {
   it('documents every column of every table', () => {
     expect(DOC).toContain(columnTables());
   });
 
-  it('every $ slogulate example runs and prints what the page shows', async () => {
-    const list = docExamples(DOC).filter((e) => e.command.startsWith('slogulate '));
-    expect(list.length).toBeGreaterThanOrEqual(12);
-    for (const { command, shown } of list) {
-      const r = await runInProcess(shellWords(command).slice(1), { cwd: dir });
-      expect(r.stderr, command).toBe('');
-      expect(r.status, command).toBe(0);
+  it('every $ example runs from the repository\'s root and prints what the page shows', async () => {
+    const list = docExamples(DOC);
+    expect(list.filter((e) => e.command.startsWith('slogulate ')).length).toBeGreaterThanOrEqual(13);
+    for (const example of list) {
+      const where = `docs/export.md:${example.line}: ${example.command}`;
+      expect(example.cwd, where).toBe('.');
+      const r = await sandbox.run(example, 'docs/export.md');
+      expect(r.stderr, where).toBe('');
+      expect(r.status, where).toBe(example.status);
       // A command the page shows no output for prints none.
-      const difference = shownDifference(r.stdout, shown ?? []);
-      if (difference !== undefined) throw new Error(`${command}\n${difference}`);
+      const difference = shownDifference(r.stdout, example.shown ?? []);
+      if (difference !== undefined) throw new Error(`${where}\n${difference}`);
     }
+    expect(sandbox.takeAdded(), 'files the examples wrote in the repository (write them to /tmp/)').toEqual([]);
   });
 });

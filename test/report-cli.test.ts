@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import type { ReportData } from '../src/report/report-data.js';
@@ -229,7 +229,7 @@ describe('docs/report.md', () => {
       const [command, promised] = example.split(/\s+# exit /);
       const words = [...(command as string).matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? (m[2] as string)).slice(1);
       const at = words.indexOf('-o');
-      words[at + 1] = join(dir, words[at + 1] as string);
+      words[at + 1] = join(dir, basename(words[at + 1] as string));
       const r = await runInProcess(words, { cwd: ROOT });
       expect(r.status, example).toBe(promised === undefined ? 0 : Number(promised));
       expect(existsSync(words[at + 1] as string), example).toBe(true);
