@@ -246,8 +246,8 @@ export interface RunFacts {
  * end-block-finish (-finish), a run from its run-start to its run-finish; a
  * crank counts where its crank-start is; a delivery is a `deliver` without
  * `replay`, its computrons its deliver-result's dr[2].compute. A restart (a
- * kernel-init-start after the first) abandons the executions not committed
- * yet; a height seen before runs again.
+ * kernel-init-start after the first) abandons the executions since the last
+ * commit; a height seen before runs again.
  */
 export function chainFacts(path: string): { blocks: BlockFacts[]; runs: RunFacts[] } {
   const blocks: BlockFacts[] = [];
@@ -270,7 +270,8 @@ export function chainFacts(path: string): { blocks: BlockFacts[]; runs: RunFacts
     switch (e.type) {
       case 'kernel-init-start':
         inits += 1;
-        if (inits > 1) for (const b of blocks) if (!b.committed) b.abandoned = true;
+        // What ran after the last commit is not committed now: those executions are abandoned.
+        if (inits > 1) for (const b of blocks.slice(blocks.findLastIndex((x) => x.committed) + 1)) b.abandoned = true;
         block = undefined;
         run = undefined;
         break;
