@@ -198,9 +198,9 @@ describe('export', () => {
   }
 
   it.each([
-    ['as soon as the export has begun (DuckDB loading on its worker thread), nothing read yet', false, (_files: string[], _temp: string) => true],
-    ['once a part went to DuckDB (its Parquet file begun)', true, (files: string[]) => files.some((f) => f.endsWith('.parquet'))],
-    ['once DuckDB has finished a part (its Parquet file whole)', true, (files: string[], temp: string) => files.some((f) => f.endsWith('.parquet') && finishedParquet(join(temp, f)))],
+    ['as soon as the export has begun (DuckDB loading on its worker thread), nothing read yet', false, (_files: string[], _temp: string): boolean => true],
+    ['once a part went to DuckDB (its Parquet file begun)', true, (files: string[]): boolean => files.some((f) => f.endsWith('.parquet'))],
+    ['once DuckDB has finished a part (its Parquet file whole)', true, (files: string[], temp: string): boolean => files.some((f) => f.endsWith('.parquet') && finishedParquet(join(temp, f)))],
   ] as const)('interrupted (SIGINT) %s: exit 130, no abort, nothing left behind', async (_moment, feed, ready) => {
     // A slog on stdin that never ends: the export cannot finish before the signal, however fast it is.
     const slog = await bigSlogHead();
