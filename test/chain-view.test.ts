@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chainAHead, ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runMain } from './run-main.js';
+import { chainFacts, type BlockFacts } from './slog-facts.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const CHAIN_A = join(REAL, 'chain-A.slog');
@@ -22,84 +23,56 @@ const CHAIN_A_HEAD = chainAHead(dir);
 
 type Entry = Record<string, any>;
 
-interface LoopBlock {
-  height: number;
-  cranks: number;
-  deliveries: number;
-  computrons: number;
-  runs: Record<string, number>;
+/** The blocks and runs of chainFacts (slog-facts.ts), with the figures `blocks --json` and `runs --json` are compared on. */
+function plainLoop(file: string): {
+  blocks: Array<{ height: number; cranks: number; deliveries: number; computrons: number; runs: Record<string, number> }>;
+  runs: Array<{ height: number; run: number; phase: string; cranks: number; deliveries: number; computrons: number }>;
+} {
+  const facts = chainFacts(file);
+  return {
+    blocks: facts.blocks.map((b) => ({ height: b.height, cranks: b.cranks, deliveries: b.deliveries, computrons: b.computrons, runs: b.runs })),
+    runs: facts.runs.map((r) => ({ height: r.height, run: r.run, phase: r.phase, cranks: r.cranks, deliveries: r.deliveries, computrons: r.computrons })),
+  };
 }
 
-interface LoopRun {
-  height: number;
-  run: number;
-  phase: string;
-  cranks: number;
-  deliveries: number;
-  computrons: number;
-}
+/** Lines of a slog of each type, parsed, by a plain filter. */
+const linesOf = (file: string, type: string): Entry[] =>
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes(`"type":"${type}"`))
+    .map((l) => JSON.parse(l) as Entry);
+
+/** A regular expression matching `text` as it is. */
+const literal = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Every block execution and run of a chain slog, in order, by a plain loop:
- * a block runs from its begin-block (bootstrap-block-start) to its
- * end-block-finish (-finish), a run from its run-start to its run-finish;
- * a crank counts where its crank-start is; a delivery is a `deliver` without
- * `replay`, its computrons its deliver-result's dr[2].compute.
+ * Block `height`'s cells as `blocks` prints them, each from the slog's own
+ * lines: time (begin-block's blockTime), since and lag (its interBlockSeconds
+ * and blockLagSeconds), runs by phase (L T I, a count after a letter for more
+ * than one), cranks, deliveries, computrons and beans (chainFacts), end-block
+ * and commit seconds (end-block-finish, commit-block-finish), heap MiB
+ * (after-commit-stats' heapUsed).
  */
-function plainLoop(file: string): { blocks: LoopBlock[]; runs: LoopRun[] } {
-  const blocks: LoopBlock[] = [];
-  const runs: LoopRun[] = [];
-  let block: LoopBlock | undefined;
-  let run: LoopRun | undefined;
-  let bootstrapHeight = 0;
-  for (const line of readFileSync(file, 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const e = JSON.parse(line) as Entry;
-    switch (e.type) {
-      case 'cosmic-swingset-init':
-        bootstrapHeight = e.blockHeight;
-        break;
-      case 'cosmic-swingset-bootstrap-block-start':
-      case 'cosmic-swingset-begin-block':
-        block = { height: e.type === 'cosmic-swingset-begin-block' ? e.blockHeight : bootstrapHeight, cranks: 0, deliveries: 0, computrons: 0, runs: {} };
-        blocks.push(block);
-        break;
-      case 'cosmic-swingset-end-block-finish':
-      case 'cosmic-swingset-bootstrap-block-finish':
-      case 'kernel-init-start':
-        block = undefined;
-        run = undefined;
-        break;
-      case 'cosmic-swingset-run-start':
-        if (!block) break;
-        block.runs[e.phase] = (block.runs[e.phase] ?? 0) + 1;
-        run = { height: block.height, run: e.runNum, phase: e.phase, cranks: 0, deliveries: 0, computrons: 0 };
-        runs.push(run);
-        break;
-      case 'cosmic-swingset-run-finish':
-        run = undefined;
-        break;
-      case 'crank-start':
-        if (block) block.cranks += 1;
-        if (run) run.cranks += 1;
-        break;
-      case 'deliver':
-        if (e.replay === true) break;
-        if (block) block.deliveries += 1;
-        if (run) run.deliveries += 1;
-        break;
-      case 'deliver-result': {
-        const compute = e.replay === true ? undefined : e.dr?.[2]?.compute;
-        if (typeof compute !== 'number') break;
-        if (block) block.computrons += compute;
-        if (run) run.computrons += compute;
-        break;
-      }
-      default:
-        break;
-    }
-  }
-  return { blocks, runs };
+function blockCells(file: string, height: number): string[] {
+  const one = (type: string): Entry => linesOf(file, type).find((e) => e.blockHeight === height) as Entry;
+  const begin = one('cosmic-swingset-begin-block');
+  const block = chainFacts(file).blocks.find((b) => b.height === height) as BlockFacts;
+  const letters: Record<string, string> = { leftover: 'L', timer: 'T', inbound: 'I' };
+  const runs = Object.entries(block.runs).map(([phase, n]) => `${letters[phase]}${n > 1 ? n : ''}`).join(' ');
+  return [
+    String(height),
+    new Date(begin.blockTime * 1000).toISOString().replace('.000Z', 'Z'),
+    begin.interBlockSeconds.toFixed(3),
+    begin.blockLagSeconds.toFixed(3),
+    runs,
+    String(block.cranks),
+    String(block.deliveries),
+    String(block.computrons),
+    String(block.usedBeans),
+    one('cosmic-swingset-end-block-finish').seconds.toFixed(3),
+    one('cosmic-swingset-commit-block-finish').seconds.toFixed(3),
+    (one('cosmic-swingset-after-commit-stats').memoryUsage.heapUsed / 2 ** 20).toFixed(1),
+  ];
 }
 
 async function jsonLines(args: string[]): Promise<Entry[]> {
@@ -121,13 +94,14 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
   });
 
   it('a row per block execution, with the cranks, live deliveries, computrons and runs per phase of a plain loop', () => {
-    expect(loop.blocks.length).toBe(171);
+    // Each begin-block (block 85's twice: a restart ran it again) and the bootstrap block.
+    expect(loop.blocks.length).toBe(linesOf(CHAIN_A, 'cosmic-swingset-begin-block').length + linesOf(CHAIN_A, 'cosmic-swingset-bootstrap-block-start').length);
     expect(loop.blocks.filter((b) => b.cranks > 0).length).toBeGreaterThan(50);
     expect(blocks.map((b) => ({ height: b.height, cranks: b.cranks, deliveries: b.deliveries, computrons: b.computrons, runs: b.runs }))).toEqual(loop.blocks);
   });
 
   it('a row per run, with its block, number, phase, cranks, live deliveries and computrons', () => {
-    expect(loop.runs.length).toBe(511);
+    expect(loop.runs.length).toBe(linesOf(CHAIN_A, 'cosmic-swingset-run-start').length);
     expect(
       runs.map((r) => ({ height: r.height, run: r.run, phase: r.phase, cranks: r.cranks, deliveries: r.deliveries, computrons: r.computrons })),
     ).toEqual(loop.runs);
@@ -144,8 +118,27 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
       expect(r.version).toBe(1);
       for (const key of ['height', 'run', 'phase', 'trigger', 'cranks', 'deliveries', 'computrons']) expect(r, key).toHaveProperty(key);
     }
-    expect(blocks[1]).toMatchObject({ height: 2, time: '2024-06-10T09:16:46Z', interBlockSeconds: 6.074, blockLagSeconds: 0.642, committed: true });
-    expect(blocks[0]).toMatchObject({ height: 1, bootstrap: true, runs: { forced: 1 } });
+    // Each block's time, since and lag are its begin-block's; committed: its commit-block-finish is there.
+    const begins = linesOf(CHAIN_A, 'cosmic-swingset-begin-block');
+    const commits = new Set(linesOf(CHAIN_A, 'cosmic-swingset-commit-block-finish').map((e) => e.blockHeight));
+    const facts = chainFacts(CHAIN_A).blocks;
+    for (const [i, b] of blocks.entries()) {
+      const begin = begins.find((e) => e.blockHeight === b.height);
+      if (b.bootstrap) {
+        expect(begin).toBeUndefined();
+        continue;
+      }
+      expect(b, `block ${b.height}`).toMatchObject({
+        time: new Date((begin?.blockTime as number) * 1000).toISOString().replace('.000Z', 'Z'),
+        blockTime: begin?.blockTime,
+        interBlockSeconds: begin?.interBlockSeconds,
+        blockLagSeconds: begin?.blockLagSeconds,
+        committed: facts[i]?.committed,
+      });
+      expect(b.committed).toBe(commits.has(b.height) && !facts[i]?.abandoned);
+    }
+    const bootstrap = linesOf(CHAIN_A, 'cosmic-swingset-init')[0] as Entry;
+    expect(blocks[0]).toMatchObject({ height: bootstrap.blockHeight, bootstrap: true, runs: chainFacts(CHAIN_A).blocks[0]?.runs });
   });
 
   it('the block the restart ran again appears twice: the first not committed, the second marked again', () => {
@@ -175,19 +168,17 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     expect(b8.seconds).toBe(at('cosmic-swingset-end-block-finish', 8)[0]?.seconds);
     expect(b8.commitSeconds).toBe(at('cosmic-swingset-commit-block-finish', 8)[0]?.seconds);
     expect(b8.heapUsed).toBe(at('cosmic-swingset-after-commit-stats', 8)[0]?.memoryUsage.heapUsed);
-    expect(b8.inbound).toEqual([
-      { kind: 'bridge', source: 'bank', messageType: 'VBANK_BALANCE_UPDATE', count: 1 },
-      { kind: 'bridge', source: 'wallet', messageType: 'WALLET_SPEND_ACTION', count: 2 },
-    ]);
-    expect(runs.filter((r) => r.height === 8).map((r) => r.trigger)).toEqual([
-      { kind: 'leftover' },
-      { kind: 'timer' },
-      { kind: 'bridge', source: 'bank', messageType: 'VBANK_BALANCE_UPDATE' },
-      { kind: 'bridge', source: 'wallet', messageType: 'WALLET_SPEND_ACTION' },
-      { kind: 'bridge', source: 'wallet', messageType: 'WALLET_SPEND_ACTION' },
-    ]);
-    const b7 = blocks.find((b) => b.height === 7) as Entry;
-    expect(b7.inbound).toEqual([{ kind: 'mailbox', sender: 'agoric1relayerB', count: 1, messages: 2 }]);
+    // Every execution's inbound actions and every run's trigger, as the plain loop finds them in the slog's lines.
+    const facts = chainFacts(CHAIN_A);
+    const sorted = (xs: unknown[]): string[] => xs.map((x) => JSON.stringify(x, Object.keys(x as object).sort())).sort();
+    blocks.forEach((b, i) => expect(sorted(b.inbound as Entry[]), `block ${b.height}`).toEqual(sorted(facts.blocks[i]?.inbound ?? [])));
+    expect(runs.map((r) => r.trigger.kind)).toEqual(facts.runs.map((r) => r.trigger));
+    expect(new Set(facts.runs.map((r) => r.trigger))).toEqual(new Set(['bootstrap', 'leftover', 'timer', 'bridge', 'mailbox', 'cleanup']));
+    // A bridge trigger names its message: each bridge-inbound, in slog order, starts one run.
+    const bridgeRuns = runs.filter((r) => r.trigger.kind === 'bridge').map((r) => [r.trigger.source, r.trigger.messageType]);
+    const bridgeInbound = entries.filter((e) => e.type === 'cosmic-swingset-bridge-inbound');
+    expect(bridgeInbound.length).toBeGreaterThan(10);
+    expect(bridgeRuns).toEqual(bridgeInbound.map((e) => [e.source, e.body.type]));
     // The timer is an inbound action only where its poll woke something.
     const timerBlocks = blocks.filter((b) => (b.inbound as Entry[]).some((a) => a.kind === 'timer')).map((b) => b.height);
     expect(timerBlocks).toEqual(entries.filter((e) => e.type === 'cosmic-swingset-timer-poll' && e.added === true).map((e) => e.blockHeight));
@@ -220,7 +211,11 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     const text = (await runMain(['blocks', '--blocks', '7-8,85', CHAIN_A])).stdout.split('\n');
     // (The only pass of the whole slog in this test: the others read its first 30 blocks.)
     expect(text[0]).toMatch(/^ {2}height {2}time \(UTC\) +since +lag {2}runs +cranks {2}deliveries +computrons +beans {2}end-block {2}commit {2}heap MiB {2}note {2}inbound$/);
-    expect(text[1]).toMatch(/^ +7 {2}2024-06-10T09:17:16Z +6\.059 +0\.997 {2}L T I +69 +35 +1549699 +154969900 +0\.756 +0\.001 +63\.4 +mailbox agoric1relayerB \(2 msgs\)$/);
+    // Block 7's cells, each from the slog's lines, and its one inbound action, a mailbox delivery.
+    const mailbox = chainFacts(CHAIN_A_HEAD).blocks.find((b) => b.height === 7)?.inbound;
+    expect(mailbox).toEqual([{ kind: 'mailbox', sender: 'agoric1relayerB', count: 1, messages: 2 }]);
+    const cells7 = blockCells(CHAIN_A_HEAD, 7).map(literal);
+    expect(text[1]).toMatch(new RegExp(`^ +${cells7.slice(0, 4).join(' +')} {2}${cells7.slice(4).join(' +')} +mailbox agoric1relayerB \\(2 msgs\\)$`));
     expect(text[2]).toMatch(/ L T I3 .* bridge bank VBANK_BALANCE_UPDATE, bridge wallet WALLET_SPEND_ACTION ×2$/);
     expect(text[3]).toMatch(/^ +85 .* not committed \(restart\)$/);
     expect(text[4]).toMatch(/^ +85 .* again$/);
@@ -228,13 +223,20 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     const md = (await runMain(['blocks', '--format', 'markdown', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\n');
     expect(md[0]).toMatch(/^\| height \| time \(UTC\) \| since \|/);
     expect(md[1]).toMatch(/^\| ---: \| --- \| ---: \|/);
-    expect(md[2]).toMatch(/^\| 8 \| 2024-06-10T09:17:22Z \| 6\.096 \| 0\.568 \| L T I3 \| 90 \| 72 \| 937896 \|/);
+    const cells8 = blockCells(CHAIN_A_HEAD, 8);
+    expect(cells8[4]).toBe('L T I3');
+    expect(md[2]).toMatch(new RegExp(`^\\| ${cells8.slice(0, 8).map(literal).join(' \\| ')} \\|`));
     const csv = (await runMain(['blocks', '--format', 'csv', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\r\n');
     expect(csv[0]).toBe('height,time (UTC),since,lag,runs,cranks,deliveries,computrons,beans,end-block,commit,heap MiB,note,inbound');
-    expect(csv[1]).toMatch(/^8,2024-06-10T09:17:22Z,6\.096,0\.568,L T I3,90,72,937896,93553200,1\.554,0\.010,73\.1,,"bridge bank VBANK_BALANCE_UPDATE, bridge wallet WALLET_SPEND_ACTION ×2"$/);
+    expect(csv[1]).toBe(`${cells8.join(',')},,"bridge bank VBANK_BALANCE_UPDATE, bridge wallet WALLET_SPEND_ACTION ×2"`);
     const runsText = (await runMain(['runs', '--blocks', '8', CHAIN_A_HEAD])).stdout.split('\n');
     expect(runsText[0]).toMatch(/^ {2}height {2}run {2}phase +cranks {2}deliveries +computrons +beans {2}seconds {2}note +trigger$/);
-    expect(runsText[3]).toMatch(/^ +8 +2 {2}inbound +9 +6 +105384 +10538400 +0\.082 +bridge bank VBANK_BALANCE_UPDATE$/);
+    // Block 8's third run (run 2), its figures from the slog's lines.
+    const run2 = chainFacts(CHAIN_A_HEAD).runs.find((r) => r.height === 8 && r.run === 2);
+    const finish2 = linesOf(CHAIN_A_HEAD, 'cosmic-swingset-run-finish').find((e) => e.blockHeight === 8 && e.runNum === 2) as Entry;
+    expect(run2?.trigger).toBe('bridge');
+    const runCells = [8, 2, 'inbound', run2?.cranks, run2?.deliveries, run2?.computrons, run2?.usedBeans, finish2.seconds.toFixed(3)].map((c) => literal(String(c)));
+    expect(runsText[3]).toMatch(new RegExp(`^ +${runCells.slice(0, 2).join(' +')} {2}${runCells.slice(2).join(' +')} +bridge bank VBANK_BALANCE_UPDATE$`));
   });
 
   it('stats: deliveries and computrons by run trigger, as the runs add up', async () => {
@@ -253,7 +255,11 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     expect(new Map(rows as Array<[string, unknown]>)).toEqual(new Map([...byKey].filter(([, v]) => v.cranks > 0)));
     expect(rows.map(([k]) => k)).toEqual(expect.arrayContaining(['bootstrap', 'mailbox', 'timer', 'leftover', 'bridge wallet WALLET_SPEND_ACTION']));
     const text = (await runMain(['stats', CHAIN_A_HEAD])).stdout;
-    expect(text).toMatch(/\nDeliveries by run trigger:\ntrigger +cranks {2}deliveries {2}crank time µs {2}computrons +share\nbootstrap +129 +101 +\d+ +265907694 +\d+\.\d\d%\n/);
+    const boot = chainFacts(CHAIN_A_HEAD).runs.filter((r) => r.trigger === 'bootstrap');
+    const sumOf = (f: 'cranks' | 'deliveries' | 'computrons'): number => boot.reduce((n, r) => n + r[f], 0);
+    expect(text).toMatch(
+      new RegExp(`\\nDeliveries by run trigger:\\ntrigger +cranks {2}deliveries {2}crank time µs {2}computrons +share\\nbootstrap +${sumOf('cranks')} +${sumOf('deliveries')} +\\d+ +${sumOf('computrons')} +\\d+\\.\\d\\d%\\n`),
+    );
     const benchmark = JSON.parse((await runMain(['stats', '--json', slogPath('a-xs-3')])).stdout) as Entry;
     expect(benchmark.deliveriesByTrigger).toEqual([]);
     expect((await runMain(['stats', slogPath('a-xs-3')])).stdout).not.toContain('by run trigger');
@@ -317,13 +323,9 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
 describe('the chain view on the other chain slogs', () => {
   it('chain-bot.slog and the same slog as per-block files give the same rows', async () => {
     const plain = await jsonLines(['blocks', '--json', join(REAL, 'chain-bot.slog')]);
-    expect(plain.map((b) => [b.height, b.cranks, b.bootstrap])).toEqual([
-      [1, 15, true],
-      [2, 34, false],
-      [3, 0, false],
-      [4, 0, false],
-    ]);
-    expect(plain.map((b) => b.cranks)).toEqual(plainLoop(join(REAL, 'chain-bot.slog')).blocks.map((b) => b.cranks));
+    const bot = chainFacts(join(REAL, 'chain-bot.slog')).blocks;
+    expect(bot.length).toBe(4);
+    expect(plain.map((b) => [b.height, b.cranks, b.bootstrap])).toEqual(bot.map((b) => [b.height, b.cranks, b.bootstrap]));
     const perBlock = await jsonLines(['blocks', '--json', join(REAL, 'block-files-bot')]);
     expect(perBlock.map((b) => [b.height, b.cranks, b.deliveries, b.computrons, b.runs])).toEqual(
       plain.map((b) => [b.height, b.cranks, b.deliveries, b.computrons, b.runs]),

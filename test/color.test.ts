@@ -229,9 +229,13 @@ describe('a terminal', () => {
     }
   });
 
-  const hasScript = spawnSync('script', ['--version']).status === 0;
-  /** Runs the CLI with stdout on a pseudo-terminal (util-linux `script`); returns what the terminal got. */
+  /**
+   * Runs the CLI with stdout on a pseudo-terminal (util-linux `script`; .ci/run
+   * installs it, and the test fails where it is missing); returns what the terminal got.
+   */
   function onTerminal(args: string[], env: NodeJS.ProcessEnv): string {
+    const r = spawnSync('script', ['--version']);
+    if (r.error || r.status !== 0) throw new Error('`script` (util-linux) is not installed here: this test runs the CLI on a pseudo-terminal with it (.ci/run installs it; on Debian: apt-get install bsdutils)');
     const command = [process.execPath, BIN, ...args].map((a) => `'${a}'`).join(' ');
     const raw = execFileSync('script', ['-qec', command, '/dev/null'], {
       cwd: SLOGS,
@@ -242,13 +246,13 @@ describe('a terminal', () => {
     return raw.toString('utf8').replace(/\r\n/g, '\n');
   }
 
-  it.skipIf(!hasScript)('on a real pseudo-terminal: colored, and the same text underneath', () => {
+  it('on a real pseudo-terminal: colored, and the same text underneath', () => {
     const seen = onTerminal(['--nonoise', 'a-local-3.slog'], {});
     expect(seen.includes(ESC)).toBe(true);
     expectSameText(stripColor(seen), referenceText('a-local-3', 'nonoise'));
   });
 
-  it.skipIf(!hasScript)('on a real pseudo-terminal with NO_COLOR or --no-color: plain', () => {
+  it('on a real pseudo-terminal with NO_COLOR or --no-color: plain', () => {
     expectSameText(onTerminal(['--nonoise', 'a-local-3.slog'], { NO_COLOR: '1' }), referenceText('a-local-3', 'nonoise'));
     expectSameText(onTerminal(['--no-color', '--nonoise', 'a-local-3.slog'], {}), referenceText('a-local-3', 'nonoise'));
   });

@@ -28,8 +28,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, readSlog, referenceText, ROOT, runCli, slogPath } from './helpers.js';
+import { until } from './live-process.js';
 import { runMain } from './run-main.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-output-'));
@@ -97,11 +98,11 @@ describe('an output that is an input is refused before anything is opened', () =
 
   it('--watch --out the slog: refused at once, not rewritten forever', async () => {
     const child = spawn(process.execPath, [BIN, '--watch', '--out', w.slog, w.slog], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Were it to watch instead, the test's own time-out ends it, and this the process.
+    onTestFinished(() => void child.kill('SIGKILL'));
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
     const status = await new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    clearTimeout(timer);
     expect(status).toBe(2);
     expect(oneLine(stderr)).toMatch(/is the same file as the input .*; refusing to overwrite it$/);
     expect(readFileSync(w.slog).equals(SLOG)).toBe(true);
@@ -173,9 +174,12 @@ describe('outputs that are not regular files, and runs that end on Ctrl-C by des
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-    const deadline = Date.now() + 10_000;
-    while (temps(ws).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 300));
+    onTestFinished(() => void child.kill('SIGKILL'));
+    // Ctrl-C once the temporary file holds every crank (written as each ends): the slog read through.
+    const reference = referenceText('a-local-3', 'default');
+    const lastCrank = [...reference.matchAll(/^\/\/ crank \d+:.*$/gm)].at(-1)?.[0] as string;
+    const written = (): string => (temps(ws).length === 1 ? readFileSync(join(ws, temps(ws)[0] as string), 'utf8') : '');
+    await until('every crank in the temporary file', () => written().includes(`${lastCrank}\n`) && reference.startsWith(written()));
     child.kill('SIGINT');
     expect(await closed).toBe(0);
     expect(stderr).toBe('');
@@ -282,21 +286,21 @@ describe('an output file is replaced only when the command succeeds', () => {
     mkdirSync(ws);
     const out = join(ws, 'out.txt');
     writeFileSync(out, 'the last good output\n');
-    // The slog comes on stdin, half of it now, the rest never: the run is caught in the middle.
+    // The slog comes on stdin, all but its last line, the rest never: the run is caught in the middle.
     const child = spawn(process.execPath, [BIN, '--out', out, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     const closed = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
       child.on('close', (code, sig) => resolve({ code, signal: sig })),
     );
-    const half = readSlog('a-local-3');
+    const slog = readSlog('a-local-3');
     // The child is killed with part of this maybe still unread: EPIPE then is expected, not a failure.
     child.stdin.on('error', () => undefined);
-    child.stdin.write(half.subarray(0, half.indexOf('\n', half.length >> 1) + 1));
-    const deadline = Date.now() + 10_000;
-    while (temps(ws).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(temps(ws)).toHaveLength(1);
-    await new Promise((r) => setTimeout(r, 200));
+    // (The text of that is more than the 64 KB the output holds before writing.)
+    child.stdin.write(slog.subarray(0, slog.lastIndexOf('\n', slog.length - 2) + 1));
+    onTestFinished(() => void child.kill('SIGKILL'));
+    // In the middle: the render has written some of its text to the temporary file (the rest of the slog never comes).
+    await until('text in the temporary file', () => temps(ws).length === 1 && statSync(join(ws, temps(ws)[0] as string)).size > 0);
     child.kill(signal);
     const end = await closed;
     child.stdin.destroy();

@@ -65,26 +65,39 @@ describe('the bar', () => {
   });
 });
 
-const hasScript = spawnSync('script', ['--version']).status === 0;
-
-describe.skipIf(!hasScript)('on a terminal, for real', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'slogulate-progress-'));
-  const big = join(dir, 'big.slog');
-  // Over 50 MB of real slog lines: the shared slogs, again and again.
-  while (!statSafe(big) || statSafe(big)! <= PROGRESS_MIN_BYTES) {
-    for (const name of SLOG_NAMES) appendFileSync(big, readSlog(name));
+/**
+ * A slog over 50 MB of real slog lines (the shared slogs, again and again),
+ * written once for the tests that need one.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-progress-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let bigFile: string | undefined;
+function big(): string {
+  if (bigFile) return bigFile;
+  const file = join(dir, 'big.slog');
+  while (!statSafe(file) || statSafe(file)! <= PROGRESS_MIN_BYTES) {
+    for (const name of SLOG_NAMES) appendFileSync(file, readSlog(name));
   }
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  bigFile = file;
+  return file;
+}
 
+describe('on a terminal, for real', () => {
+  /**
+   * What reaches a pseudo-terminal (util-linux `script`; .ci/run installs
+   * it, and the tests fail where it is missing) from a render whose stdout
+   * goes to /dev/null: only stderr does. (--cranks keeps the render short:
+   * the whole file is still read.)
+   */
   function stderrOnTerminal(file: string): string {
-    // stdout goes to /dev/null; only stderr reaches the pseudo-terminal.
-    // (--cranks keeps the render short: the whole file is still read.)
+    const r = spawnSync('script', ['--version']);
+    if (r.error || r.status !== 0) throw new Error('`script` (util-linux) is not installed here: this test runs the CLI on a pseudo-terminal with it (.ci/run installs it; on Debian: apt-get install bsdutils)');
     const command = `'${process.execPath}' '${BIN}' --nonoise --cranks 8-12 '${file}' > /dev/null`;
     return execFileSync('script', ['-qec', command, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' } }).toString('utf8');
   }
 
   it('draws a bar for a file over 50 MB, and erases it', () => {
-    const seen = stderrOnTerminal(big);
+    const seen = stderrOnTerminal(big());
     expect(seen).toMatch(/\[[#-]+\] +\d+%  [\d.]+\/[\d.]+ MB  [\d.]+ MB\/s  [\d:?]+ left/);
     expect(seen.endsWith('\r\x1b[K')).toBe(true);
   }, 60_000);
@@ -94,9 +107,11 @@ describe.skipIf(!hasScript)('on a terminal, for real', () => {
     appendFileSync(small, readSlog('a-local-3'));
     expect(stderrOnTerminal(small)).toBe('');
   });
+});
 
+describe('not on a terminal', () => {
   it('draws nothing when stderr is not a terminal', async () => {
-    const r = await runCli(['--nonoise', '--cranks', '8-12', '--out', join(dir, 'out.txt'), big]);
+    const r = await runCli(['--nonoise', '--cranks', '8-12', '--out', join(dir, 'out.txt'), big()]);
     expect(r.status).toBe(0);
     expect(r.stderr).not.toContain('MB/s');
     expect(r.stderr).not.toContain('\r');

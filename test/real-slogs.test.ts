@@ -130,9 +130,15 @@ describe('what each shape says', () => {
     const text = await render('restart-replay.slog');
     expect(text.match(/^\/\/ restart$/gm)).toHaveLength(1);
     const again = text.match(/^\/\/ crank (\d+):.*\(again after restart\)$/gm) ?? [];
-    expect(again.map((h) => Number(/crank (\d+)/.exec(h)?.[1]))).toEqual(Array.from({ length: 15 }, (_, i) => 40 + i));
+    // From the slog's lines: the crank-starts after the second kernel-init-start whose numbers ran before it.
+    const entries = entriesOf(join(REAL, 'restart-replay.slog'));
+    const restart = entries.findIndex((e, i) => i > 0 && e.type === 'kernel-init-start');
+    const before = new Set(entries.slice(0, restart).filter((e) => e.type === 'crank-start').map((e) => e.crankNum as number));
+    const ranAgain = entries.slice(restart).filter((e) => e.type === 'crank-start' && before.has(e.crankNum as number)).map((e) => e.crankNum as number);
+    expect(ranAgain.length).toBeGreaterThan(5);
+    expect(again.map((h) => Number(/crank (\d+)/.exec(h)?.[1]))).toEqual(ranAgain);
     const stats = await statsOf({ inputs: [join(REAL, 'restart-replay.slog')] });
-    expect(stats.aggregate.abandoned.cranks).toBe(15);
+    expect(stats.aggregate.abandoned.cranks).toBe(ranAgain.length);
     expect(stats.aggregate.replays.some((r) => r.deliveries > 0)).toBe(true);
   });
 
@@ -146,7 +152,9 @@ describe('what each shape says', () => {
   it('a slog that starts inside a crank', async () => {
     const text = await render('mid-crank-start.slog', { timing: true });
     expect(text).toMatch(/^\/\/ crank 11: v4 <no name> \(started before the slog\)$/m);
-    expect(text).toMatch(/^crank-finish: 624694µs crank 11$/m);
+    // Its time is its crank-finish's own `seconds` (its crank-start is before the slog).
+    const finish = entriesOf(join(REAL, 'mid-crank-start.slog')).find((e) => e.type === 'crank-finish' && e.crankNum === 11) as { seconds: number };
+    expect(text).toMatch(new RegExp(`^crank-finish: ${Math.round(finish.seconds * 1e6)}µs crank 11$`, 'm'));
     // Its syscalls before the slog are missing, its header has no figures: top does not rank it.
     const whole = await topOf({ inputs: [join(REAL, 'mid-crank-start.slog')], n: 100 });
     const ranked = whole.top.rankings.flatMap((r) => r.cranks.map((c) => c.crankNum));
@@ -161,7 +169,8 @@ describe('what each shape says', () => {
       '// startup\nterminate: "payment retrieved"\nconsole: kernel terminating vat v12 (failure=false)\ncrank-finish: crank 407\n\n// end of slog\n',
     );
     const stats = await statsOf({ inputs: [join(REAL, 'lone-deliver-result.slog')] });
-    expect(stats.aggregate.computrons).toBe(2003781);
+    expect(stats.aggregate.computrons).toBe(count(entriesOf(join(REAL, 'lone-deliver-result.slog'))).computrons);
+    expect(stats.aggregate.computrons).toBeGreaterThan(0);
   });
 
   it('2022: crank numbers and types from the entries; vatstoreGetAfter', async () => {

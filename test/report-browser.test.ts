@@ -2,7 +2,8 @@
 /**
  * `slogulate report` opened in a real headless Chromium (test/browser.ts),
  * every request but the report's own file blocked: no console errors, every
- * chart drawn with the points the slog makes, the top-cranks tables equal
+ * chart drawn with the points the slog makes, the values plotted (read from
+ * the charts' legends under the cursor) the slog's own, the top-cranks tables equal
  * what `top` computes, a click shows a crank's text as the text render
  * prints it, tables sort, zoom follows across charts; the same for a
  * comparison of two runs; and a chain slog's report, a point per block. Screenshots go to test-output/ (git-ignored) for
@@ -23,6 +24,7 @@ import { collectReport } from '../src/run/report.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
+import { chainFacts, crankFacts, type CrankFacts } from './slog-facts.js';
 
 const OUT = join(ROOT, 'test-output');
 
@@ -217,6 +219,46 @@ describe('the report of one slog, in a browser', () => {
     // Lines in color on every chart (the vats' heap lines may lie on each other: any color counts).
     const pixels = await coloredPixels(page);
     for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+  });
+
+  it('plots the slog\'s own figures: a hovered bucket\'s deliveries, syscalls, computrons and crank time', async () => {
+    const { page } = opened;
+    // Counted apart from the program: a plain loop over the slog's lines.
+    const cranks = crankFacts(slogPath(slog));
+    /** A number as the chart's legend shows it (`12`, `1.23M`, `4.5 ms`), and half its last digit. */
+    const shown = (text: string): { value: number; within: number } => {
+      const m = /^(-?\d+(?:\.(\d+))?)(k|M|G)?(?: ms)?$/.exec(text);
+      if (!m) throw new Error(`not a value: ${JSON.stringify(text)}`);
+      const scale = { '': 1, k: 1e3, M: 1e6, G: 1e9 }[m[3] ?? ''] as number;
+      return { value: Number(m[1]) * scale, within: (0.5 * scale) / 10 ** (m[2]?.length ?? 0) + 1e-9 };
+    };
+    const figures: Record<string, (c: CrankFacts) => number> = {
+      deliveries: (c) => c.deliveries,
+      syscalls: (c) => c.syscalls,
+      computrons: (c) => c.computrons ?? 0,
+      crankTime: (c) => c.ms ?? 0,
+    };
+    const seen = new Set<string>();
+    for (const fraction of [0.1, 0.45, 0.8]) {
+      for (const [id, figure] of Object.entries(figures)) {
+        // The cursor over a point of this chart: its legend says the bucket and the line's value there.
+        const over = page.locator(`#chart-${id} .u-over`);
+        await over.scrollIntoViewIfNeeded();
+        const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+        await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+        const legend = page.locator(`#chart-${id} .u-legend .u-series`);
+        const bucket = /^cranks (\d+)-(\d+)$/.exec((await legend.nth(0).locator('.u-value').textContent()) ?? '');
+        expect(bucket, id).not.toBeNull();
+        const [from, to] = [Number(bucket?.[1]), Number(bucket?.[2])];
+        seen.add(`${from}-${to}`);
+        const expected = cranks.filter((c) => c.crankNum >= from && c.crankNum <= to).reduce((n, c) => n + figure(c), 0);
+        const { value, within } = shown((await legend.nth(1).locator('.u-value').textContent()) ?? '');
+        expect(Math.abs(value - expected), `${id}, cranks ${from}-${to}: ${value} shown, ${expected} in the slog`).toBeLessThanOrEqual(within);
+      }
+    }
+    // Three buckets, each a point of every chart.
+    expect(seen.size).toBe(3);
+    await page.mouse.move(0, 0);
   });
 
   it('shows the top cranks as top computes them, and a crank\'s text on a click', async () => {
@@ -430,7 +472,9 @@ describe('the report of a chain slog, in a browser: a point per block', () => {
     const label = await page.locator('#chart-crankTime .u-legend .u-series').first().locator('.u-value').textContent();
     expect(label).toMatch(/^block \d+(?: \([a-z ]+\))?: (?:no cranks|cranks? \d+(?:-\d+)?)$/);
     expect(outcome.data.charts[0]?.labels).toContain(label);
-    expect(outcome.data.charts[0]?.labels[0]).toBe(`block ${heights[0]} (bootstrap): cranks 0-128`);
+    const bootstrap = chainFacts(slog).blocks[0];
+    expect(bootstrap?.bootstrap).toBe(true);
+    expect(outcome.data.charts[0]?.labels[0]).toBe(`block ${heights[0]} (bootstrap): cranks ${bootstrap?.firstCrank}-${bootstrap?.lastCrank}`);
     await page.screenshot({ path: join(OUT, 'report-chain.png'), fullPage: true });
     // The charts alone: docs/report.md's picture (docs/img/report-chain.png) is this file.
     await page.mouse.move(0, 0);

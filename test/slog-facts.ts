@@ -1,8 +1,13 @@
 /**
  * Facts about a slog read with a plain loop over its JSON lines, written
  * apart from the kref model so that tests can check the model's answers
- * (annotate, flow, kref) against them. Only for the small bundled slogs.
+ * (annotate, flow, kref) against them; and counts of any slog file's lines
+ * (entry types, per-crank figures) for the tests that check a command's
+ * figures against the slog rather than against its own output.
  */
+import { closeSync, createReadStream, openSync, readFileSync, readSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip, gunzipSync } from 'node:zlib';
 import { readSlog } from './helpers.js';
 
 /** An entry with the crank it sits in (-1 outside cranks) and whether that crank is a routing one. */
@@ -117,4 +122,243 @@ export function slogFacts(slog: string): SlogFacts {
 /** Every distinct kref the slog's lines name. */
 export function allKrefs(slog: string): Set<string> {
   return new Set(readSlog(slog).toString('utf8').match(/"k[opd]\d+"/g)?.map((s) => s.slice(1, -1)) ?? []);
+}
+
+/** A slog file's lines (plain or gzipped), each parsed: the slog as written, for the tests' own loops. */
+export function slogEntries(path: string): Array<Record<string, any>> {
+  const raw = readFileSync(path);
+  const text = (raw[0] === 0x1f && raw[1] === 0x8b ? gunzipSync(raw) : raw).toString('utf8');
+  return text
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as Record<string, any>);
+}
+
+/** Counts of each entry type in a slog file. */
+export function typeCounts(path: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const e of slogEntries(path)) counts.set(e.type, (counts.get(e.type) ?? 0) + 1);
+  return counts;
+}
+
+/**
+ * Each line of a slog file (plain or gzipped) handed to `each` as it is
+ * read, its text only: for slogs too big to hold (big-local-1200).
+ */
+export async function eachLine(path: string, each: (line: string) => void): Promise<void> {
+  const head = Buffer.alloc(2);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, head, 0, 2, 0);
+  } finally {
+    closeSync(fd);
+  }
+  const input = createReadStream(path);
+  const stream = head[0] === 0x1f && head[1] === 0x8b ? input.pipe(createGunzip()) : input;
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) if (line) each(line);
+}
+
+/**
+ * One crank of a slog, by a plain loop over its lines (a slog without
+ * restarts: replayed entries left out, nothing else): from its crank-start
+ * to the next one.
+ */
+export interface CrankFacts {
+  crankNum: number;
+  crankType: string;
+  /** Deliveries and syscalls, not replayed. */
+  deliveries: number;
+  syscalls: number;
+  /** The deliver-results' dr[2].compute, summed; undefined when none has one. */
+  computrons: number | undefined;
+  /** crank-finish's time minus crank-start's, in ms; undefined when it did not finish. */
+  ms: number | undefined;
+  /** Per vat, the last `allocate` and `currentHeapCount` of its deliver-results' usage report in this crank. */
+  heap: Map<string, { allocate?: number; count?: number }>;
+}
+
+export function crankFacts(path: string): CrankFacts[] {
+  const cranks: CrankFacts[] = [];
+  let crank: CrankFacts | undefined;
+  let started = 0;
+  for (const e of slogEntries(path)) {
+    if (e.type === 'crank-start') {
+      crank = { crankNum: e.crankNum, crankType: e.crankType, deliveries: 0, syscalls: 0, computrons: undefined, ms: undefined, heap: new Map() };
+      started = e.time;
+      cranks.push(crank);
+      continue;
+    }
+    if (!crank || e.replay === true) continue;
+    if (e.type === 'deliver') crank.deliveries += 1;
+    if (e.type === 'syscall') crank.syscalls += 1;
+    if (e.type === 'crank-finish') crank.ms = (e.time - started) * 1000;
+    if (e.type === 'deliver-result') {
+      const usage = e.dr?.[2];
+      if (typeof usage?.compute === 'number') crank.computrons = (crank.computrons ?? 0) + usage.compute;
+      const heap = crank.heap.get(e.vatID) ?? {};
+      if (typeof usage?.allocate === 'number') heap.allocate = usage.allocate;
+      if (typeof usage?.currentHeapCount === 'number') heap.count = usage.currentHeapCount;
+      if (heap.allocate !== undefined || heap.count !== undefined) crank.heap.set(e.vatID, heap);
+    }
+  }
+  return cranks;
+}
+
+/** A block execution of a chain slog, by chainFacts' plain loop. */
+export interface BlockFacts {
+  height: number;
+  bootstrap: boolean;
+  /** Its height ran before (a restart made the node run it again). */
+  again: boolean;
+  /** A restart came before its commit. */
+  abandoned: boolean;
+  committed: boolean;
+  cranks: number;
+  deliveries: number;
+  computrons: number;
+  /** Runs per phase. */
+  runs: Record<string, number>;
+  /** The runs' run-finish usedBeans, summed; null when none says. */
+  usedBeans: number | null;
+  firstCrank: number | null;
+  lastCrank: number | null;
+  /** Inbound actions: bridge messages by source and type, mailbox deliveries by sender (messages summed), timer polls that woke something. */
+  inbound: Array<Record<string, unknown>>;
+}
+
+/** A run of a chain slog, by chainFacts' plain loop. */
+export interface RunFacts {
+  height: number;
+  run: number;
+  phase: string;
+  again: boolean;
+  /** What started it: the inbound action logged just before an inbound run, else its phase's own work. */
+  trigger: string;
+  cranks: number;
+  deliveries: number;
+  computrons: number;
+  usedBeans: number | null;
+}
+
+/**
+ * Every block execution and run of a chain slog, in order, by a plain loop:
+ * a block runs from its begin-block (bootstrap-block-start) to its
+ * end-block-finish (-finish), a run from its run-start to its run-finish; a
+ * crank counts where its crank-start is; a delivery is a `deliver` without
+ * `replay`, its computrons its deliver-result's dr[2].compute. A restart (a
+ * kernel-init-start after the first) abandons the executions since the last
+ * commit; a height seen before runs again.
+ */
+export function chainFacts(path: string): { blocks: BlockFacts[]; runs: RunFacts[] } {
+  const blocks: BlockFacts[] = [];
+  const runs: RunFacts[] = [];
+  let block: BlockFacts | undefined;
+  let run: RunFacts | undefined;
+  let bootstrapHeight = 0;
+  let inits = 0;
+  let lastInbound: string | undefined;
+  const seen = new Set<number>();
+  const addInbound = (b: BlockFacts, key: Record<string, unknown>, messages?: number): void => {
+    const found = b.inbound.find((a) => Object.entries(key).every(([k, v]) => a[k] === v));
+    const action = found ?? { ...key, count: 0, ...(messages === undefined ? {} : { messages: 0 }) };
+    if (!found) b.inbound.push(action);
+    action.count = (action.count as number) + 1;
+    if (messages !== undefined) action.messages = (action.messages as number) + messages;
+  };
+  const heightOf = (e: Record<string, any>): number => e.blockHeight;
+  for (const e of slogEntries(path)) {
+    switch (e.type) {
+      case 'kernel-init-start':
+        inits += 1;
+        // What ran after the last commit is not committed now: those executions are abandoned.
+        if (inits > 1) for (const b of blocks.slice(blocks.findLastIndex((x) => x.committed) + 1)) b.abandoned = true;
+        block = undefined;
+        run = undefined;
+        break;
+      case 'cosmic-swingset-init':
+        bootstrapHeight = e.blockHeight;
+        break;
+      case 'cosmic-swingset-bootstrap-block-start':
+      case 'cosmic-swingset-begin-block': {
+        const height = e.type === 'cosmic-swingset-begin-block' ? heightOf(e) : bootstrapHeight;
+        block = {
+          height,
+          bootstrap: e.type === 'cosmic-swingset-bootstrap-block-start',
+          again: seen.has(height),
+          abandoned: false,
+          committed: false,
+          cranks: 0,
+          deliveries: 0,
+          computrons: 0,
+          runs: {},
+          usedBeans: null,
+          firstCrank: null,
+          lastCrank: null,
+          inbound: [],
+        };
+        seen.add(height);
+        blocks.push(block);
+        break;
+      }
+      case 'cosmic-swingset-end-block-finish':
+      case 'cosmic-swingset-bootstrap-block-finish':
+        block = undefined;
+        run = undefined;
+        break;
+      case 'cosmic-swingset-commit-block-finish': {
+        const b = blocks.findLast((x) => x.height === heightOf(e));
+        if (b) b.committed = true;
+        break;
+      }
+      case 'cosmic-swingset-bridge-inbound':
+        lastInbound = 'bridge';
+        if (block) addInbound(block, { kind: 'bridge', source: e.source, messageType: e.body?.type });
+        break;
+      case 'cosmic-swingset-deliver-inbound':
+        lastInbound = 'mailbox';
+        if (block) addInbound(block, { kind: 'mailbox', sender: e.sender }, e.count);
+        break;
+      case 'cosmic-swingset-timer-poll':
+        if (block && e.added === true) addInbound(block, { kind: 'timer' });
+        break;
+      case 'cosmic-swingset-run-start': {
+        if (!block) break;
+        block.runs[e.phase] = (block.runs[e.phase] ?? 0) + 1;
+        const own: Record<string, string> = { forced: block.bootstrap ? 'bootstrap' : 'forced', leftover: 'leftover', timer: 'timer', cleanup: 'cleanup' };
+        const trigger = e.phase === 'inbound' ? (lastInbound ?? 'unknown') : (own[e.phase] ?? 'unknown');
+        run = { height: block.height, run: e.runNum, phase: e.phase, again: block.again, trigger, cranks: 0, deliveries: 0, computrons: 0, usedBeans: null };
+        lastInbound = undefined;
+        runs.push(run);
+        break;
+      }
+      case 'cosmic-swingset-run-finish':
+        if (run && typeof e.usedBeans === 'number') run.usedBeans = (run.usedBeans ?? 0) + e.usedBeans;
+        if (block && typeof e.usedBeans === 'number') block.usedBeans = (block.usedBeans ?? 0) + e.usedBeans;
+        run = undefined;
+        break;
+      case 'crank-start':
+        if (block) {
+          block.cranks += 1;
+          block.firstCrank ??= e.crankNum;
+          block.lastCrank = e.crankNum;
+        }
+        if (run) run.cranks += 1;
+        break;
+      case 'deliver':
+        if (e.replay === true) break;
+        if (block) block.deliveries += 1;
+        if (run) run.deliveries += 1;
+        break;
+      case 'deliver-result': {
+        const compute = e.replay === true ? undefined : e.dr?.[2]?.compute;
+        if (typeof compute !== 'number') break;
+        if (block) block.computrons += compute;
+        if (run) run.computrons += compute;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return { blocks, runs };
 }

@@ -62,18 +62,20 @@ describe('--watch', () => {
       await until('a render with the new name', () => wrote() > renders && readFileSync(out, 'utf8') === expected);
 
       // 4. A bad edit: its one-line error, and the last good output stays.
-      renders = wrote();
       writeFileSync(annot, original.replace(`"${kref}": "${name}"`, `"${kref}": 5`));
-      await until('the error', () => stderr().includes(`slogulate: annotation file annot.json: kernelRefs.${kref}: expected a string name\n`));
-      await new Promise((r) => setTimeout(r, 300));
-      expect(wrote()).toBe(renders);
+      const badEdit = `slogulate: annotation file annot.json: kernelRefs.${kref}: expected a string name\n`;
+      await until('the error', () => stderr().includes(badEdit));
+      expectSameText(readFileSync(out, 'utf8'), expected);
+
+      // 5. Not JSON at all: the same. Renders run one after another: once this error is
+      // printed, the render of the bad edit is over, and it wrote nothing after its error.
+      writeFileSync(annot, '{"kernelRefs": ');
+      const notJson = /slogulate: annotation file annot\.json: not valid JSON \(.*\)\n/;
+      await until('the JSON error', () => notJson.test(stderr()));
+      const since = stderr().slice(stderr().indexOf(badEdit));
+      expect(count(since, 'wrote out.txt')).toBe(0);
       expectSameText(readFileSync(out, 'utf8'), expected);
       expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
-
-      // 5. Not JSON at all: the same.
-      writeFileSync(annot, '{"kernelRefs": ');
-      await until('the JSON error', () => /slogulate: annotation file annot\.json: not valid JSON \(.*\)\n/.test(stderr()));
-      expectSameText(readFileSync(out, 'utf8'), expected);
 
       // 6. Fixed, with a new comment: rendered again.
       renders = wrote();
