@@ -176,9 +176,10 @@ describe('export', () => {
   };
 
   /**
-   * The first 32 MB of the big slog, in whole lines: enough rows that the
+   * The first 40 MB of the big slog, in whole lines: enough rows that the
    * first parts of the cranks and syscalls tables (1 MB of staging text
-   * each) go to DuckDB while the slog is still read.
+   * each: some 11,000 cranks, 17,000 syscalls) go to DuckDB while the slog
+   * is still read (24 MB is not enough).
    */
   let bigHead: Buffer | undefined;
   async function bigSlogHead(): Promise<Buffer> {
@@ -189,7 +190,7 @@ describe('export', () => {
     for await (const piece of gunzip as AsyncIterable<Buffer>) {
       pieces.push(piece);
       size += piece.length;
-      if (size >= 32 << 20) break;
+      if (size >= 40 << 20) break;
     }
     gunzip.destroy();
     const all = Buffer.concat(pieces);
@@ -213,9 +214,10 @@ describe('export', () => {
     const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
     try {
       if (feed) child.stdin.write(slog);
-      await until('the temporary folder', () => readdirSync(parent).length > 0);
+      // (Waits bounded only against a hang: a loaded machine may take long.)
+      await until('the temporary folder', () => readdirSync(parent).length > 0, 100_000);
       const temp = join(parent, readdirSync(parent)[0] as string);
-      await until('the moment', () => ready(filesUnder(temp), temp));
+      await until('the moment', () => ready(filesUnder(temp), temp), 100_000);
       child.kill('SIGINT');
       const { code, signal } = await exited;
       expect(signal, output).toBe(null);
@@ -225,7 +227,7 @@ describe('export', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  });
+  }, 240_000);
 
   it('gzipped slogs; --source-prefix; --quiet', async () => {
     const dir = join(scratch, 'fleet');
