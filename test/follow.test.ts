@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPass } from '../src/run/pass.js';
+import { settingsFrom } from '../src/run/pass-settings.js';
 import { READ_ALL } from '../src/scan/reads.js';
 import { openFollow } from '../src/source/follow.js';
 import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';
@@ -114,6 +115,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: (entry) => types.push(entry.type),
       sink: { entry: () => undefined, crank: () => undefined },
@@ -163,6 +165,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: () => (count += 1),
       sink: { entry: () => undefined, crank: () => undefined },
@@ -190,6 +193,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: (entry) => types.push(entry.type),
       sink: { entry: () => undefined, crank: () => undefined },

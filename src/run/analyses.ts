@@ -21,7 +21,8 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { passDropped, runPass, type BadLineReport, type PassConfig, type PassResult } from './pass.js';
+import { runPass, type BadLineReport, type PassConfig, type PassResult } from './pass.js';
+import { settingsFor, type PassSettings } from './pass-settings.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
@@ -30,11 +31,11 @@ export interface AnalysisInput {
   onBadLine?: (bad: BadLineReport) => void;
   afterBatch?: (bytes: number) => Promise<void> | void;
   onOpen?: (source: SlogSource) => void;
-  /** `plain` forces the plain path. */
+  /** How to read (default: the switches', read once per call; pass-settings.ts). */
+  settings?: PassSettings;
+  /** `plain` forces the plain path (over `settings`). */
   path?: ReadPath;
   stdin?: Readable;
-  /** Keep the process's heap flat (the command line; pass.ts). */
-  governHeap?: boolean;
   /** Told what the figures may get wrong (a restart that ran again more cranks than were held back). */
   onWarning?: (message: string) => void;
 }
@@ -78,7 +79,7 @@ async function pass(
 ): Promise<AnalysisPassResult> {
   // Held back only where a restart may be (restarts.ts): holding costs speed.
   const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
-  const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
+  const result = await runPass({ ...input, settings: settingsFor(input), reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
   executions?.end();
   return heldResult(input, result, executions ? 'throughout' : 'never', executions);
 }
@@ -109,12 +110,14 @@ async function restartablePass<T>(
   make: () => Made<T>,
   bigStrings: boolean,
 ): Promise<{ value: T; result: AnalysisPassResult }> {
+  // Made once for every read: the second reads as the first did.
+  const settings = settingsFor(input);
   // The input, and what one read made to see its entries and inputs.
-  const forRead = (made: Made<T>): AnalysisInput & Pick<PassConfig, 'observe'> => {
+  const forRead = (made: Made<T>): AnalysisInput & Pick<PassConfig, 'observe' | 'settings'> => {
     const own = made.onOpen;
     const outer = input.onOpen;
     const onOpen = own && outer ? (source: SlogSource) => (outer(source), own(source)) : (own ?? outer);
-    return { ...input, ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
+    return { ...input, settings, ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
   };
   if (!canReadAgain(input.inputs)) {
     const made = make();
@@ -134,7 +137,7 @@ async function restartablePass<T>(
   }
   // What the first read built is garbage: not kept beside the cranks the next one holds.
   first = undefined;
-  passDropped();
+  settings.heap?.dropped();
   const again = make();
   const executions = new CommittedCranks(again.sink);
   const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
@@ -265,5 +268,5 @@ export function restartableAnalysisPass<T>(
  * it ran), written as the slog is read.
  */
 export function tracePass(input: AnalysisInput, sink: CrankSink, observe: (entry: SlogEntry, line: number) => void): Promise<PassResult> {
-  return runPass({ ...input, reads: TRACE_READS, sink, observe });
+  return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink, observe });
 }

@@ -13,6 +13,7 @@ import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface FlowOptions {
   cranks?: string;
@@ -44,7 +45,7 @@ export async function flowCommand(files: string[], opts: FlowOptions): Promise<n
         };
       },
       ...ANALYSIS_REPORTS,
-      governHeap: true,
+      settings: commandSettings(),
     }),
   );
   const { vats } = reader;

@@ -14,6 +14,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { tracePass } from '../../run/analyses.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface TraceCliOptions {
   out?: string;
@@ -90,7 +91,7 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
           },
           afterBatch: () => out.drained(),
           onBadLine: reportBadLine,
-          governHeap: true,
+          settings: commandSettings(),
         },
         trace,
         (entry) => trace.observe(entry),
