@@ -2,15 +2,16 @@
  * The one streaming pass every command makes: open the slog's inputs (one
  * after the other, as one slog), split them into lines, read each line into
  * an entry as the consumer's reads say (scan/), report bad lines and skip
- * them, and feed the entries to the crank model and the consumer. At the
- * end the model ends (a crank still open is handed over); a pass that fails
- * hands over what it read, then throws.
+ * them, and feed the entries to the crank model and the consumer, until the
+ * inputs end or the sink answers 'stop' (model/assembler.ts). Either way
+ * the model ends (a crank still open is handed over) and the result says
+ * what was read; a pass that fails hands over what it read, then throws.
  *
  * The caller says how to read (`settings`, pass-settings.ts: the fast or the
  * plain path, checked reads, spilling, big lines, the heap governor).
  */
 import type { Readable } from 'node:stream';
-import { CrankAssembler, type CrankSink } from '../model/assembler.js';
+import { CrankAssembler, type CrankSink, type SinkAnswer } from '../model/assembler.js';
 import { MODEL_READS } from '../model/reads.js';
 import { type SlogEntry } from '../scan/entry-types.js';
 import { lineReader, type LineReader, type ReadPath } from '../scan/line-reader.js';
@@ -44,12 +45,18 @@ export interface BadLineReport {
 /** After this many bad lines with no good one, an input is not a slog. */
 export const NOT_A_SLOG_LINES = 100;
 
+/** A line of the slog: its input (an index into the pass's inputs, as expanded: a folder is its files) and its number there. */
+export interface PassPlace {
+  input: number;
+  line: number;
+}
+
 export interface PassConfig {
   /** The slog: files (read in order as one slog), folders of per-block files, `-` for stdin, or bytes. None: stdin. */
   inputs: readonly SlogInput[];
   /** What the consumer reads of crank entries (the model's own reads are added). */
   reads: Reads;
-  /** Receives outside entries and whole cranks. */
+  /** Receives outside entries and whole cranks; its 'stop' ends the reading. */
   sink: CrankSink;
   /** How to read: the caller's (pass-settings.ts). */
   settings: PassSettings;
@@ -57,6 +64,12 @@ export interface PassConfig {
   observe?: (entry: SlogEntry, line: number) => void;
   /** Told of each line that is not a slog entry (default: nothing). */
   onBadLine?: (bad: BadLineReport) => void;
+  /**
+   * The bad lines up to this place were reported by an earlier read of the
+   * same inputs, which stopped here (analyses.ts reads a slog again after
+   * a restart): they are counted, not reported again.
+   */
+  reportedThrough?: PassPlace;
   /** Awaited after each batch of lines (output backpressure, progress), with the batch's bytes. */
   afterBatch?: (bytes: number) => Promise<void> | void;
   /** Called as each input is opened (a progress display). */
@@ -79,12 +92,15 @@ export interface PassResult {
   /** The inputs read, by name. */
   sources: string[];
   path: ReadPath;
+  /** Lines read (a pass the sink stopped read none after the line it stopped at). */
   lines: number;
   entries: number;
   badLines: number;
+  /** Where the sink answered 'stop': the line whose entry it answered to. Undefined: every input was read to its end. */
+  stopped: PassPlace | undefined;
 }
 
-/** Runs one pass; resolves when every input was read and the model handed everything over. */
+/** Runs one pass; resolves when every input was read (or the sink said stop) and the model handed everything over. */
 export async function runPass(config: PassConfig): Promise<PassResult> {
   const inputs = expandOrFail(config.inputs);
   const { settings } = config;
@@ -94,20 +110,25 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     bigStrings: config.bigStrings === true,
   });
   const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
-  const result: PassResult = { name: inputsName(inputs), sources: [], path: settings.path, lines: 0, entries: 0, badLines: 0 };
+  const result: PassResult = { name: inputsName(inputs), sources: [], path: settings.path, lines: 0, entries: 0, badLines: 0, stopped: undefined };
   const feed = new Feed(reader, assembler, config.observe, result);
-  for (const input of inputs) {
-    const source = await openOrFail(input, config);
+  for (let input = 0; input < inputs.length; input += 1) {
+    const source = await openOrFail(inputs[input] as SlogInput, config);
     result.sources.push(source.name);
     assembler.source = source.name;
     config.onOpen?.(source);
-    const bad = new BadLines(source.name, config.onBadLine);
+    const bad = new BadLines(source.name, reportedThrough(config.reportedThrough, input), config.onBadLine);
+    let stoppedAt: number | undefined;
     try {
-      await readInput(source, feed, bad, config);
+      stoppedAt = await readInput(source, feed, bad, config);
     } catch (err) {
       // Whatever was read so far is still handed over.
       assembler.end();
       throw err instanceof InputError ? new PassError(err.message, 'read') : err;
+    }
+    if (stoppedAt !== undefined) {
+      result.stopped = { input, line: stoppedAt };
+      break;
     }
   }
   assembler.end();
@@ -133,23 +154,29 @@ async function openOrFail(input: SlogInput, config: PassConfig): Promise<SlogSou
   }
 }
 
+/** The last line of input `input` whose bad line was reported before (0: none, Infinity: all). */
+function reportedThrough(place: PassPlace | undefined, input: number): number {
+  if (place === undefined || input > place.input) return 0;
+  return input < place.input ? Infinity : place.line;
+}
+
 /**
- * Reads one input into the model, batch by batch, to its end. Gzip data cut short (a live node's newest per-block file, a copy made
+ * Reads one input into the model, batch by batch, to its end (undefined)
+ * or to the line whose entry the sink answered 'stop' to (its number).
+ * Gzip data cut short (a live node's newest per-block file, a copy made
  * mid-write) ends it as its end would: every line it held was read, its
  * unfinished last line as a plain file's, and one warning is counted as a
  * bad line (--strict). Any other failure is thrown.
  */
-async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<void> {
+async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<number | undefined> {
   const { heap, bigLineBytes } = config.settings;
   try {
     for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
+      const stoppedAt = batch.big ? await feed.bigLine(batch.big, batch.firstLine, bad, heap) : feed.batch(batch, bad);
+      if (stoppedAt !== undefined) return stoppedAt;
       if (batch.big) {
-        await feed.bigLine(batch.big, batch.firstLine, bad, heap);
         if (config.afterBatch) await config.afterBatch(batch.big.bytes);
-        continue;
-      }
-      feed.batch(batch, bad);
-      if (heap || config.afterBatch) {
+      } else if (heap || config.afterBatch) {
         // The slog's bytes, not the file's: 32 MB of gzip is some 200 MB of lines.
         const bytes = batchBytes(batch);
         heap?.tick(bytes);
@@ -162,6 +189,7 @@ async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: 
     bad.add(err.line, err.warning);
   }
   bad.flush();
+  return undefined;
 }
 
 /**
@@ -179,19 +207,25 @@ class Feed {
     private readonly result: PassResult,
   ) {}
 
-  /** A batch's lines, in order. */
-  batch(batch: LineBatch, bad: BadLines): void {
+  /** A batch's lines, in order, to its end (undefined) or to the one whose entry the sink answered 'stop' to (its number). */
+  batch(batch: LineBatch, bad: BadLines): number | undefined {
     const count = batch.spans.length / 2;
-    for (let i = 0; i < count; i += 1) this.line(this.reader.read(batch, i), batch.firstLine + i, bad);
+    for (let i = 0; i < count; i += 1) {
+      if (this.line(this.reader.read(batch, i), batch.firstLine + i, bad) === 'stop') {
+        this.result.lines += i + 1;
+        return batch.firstLine + i;
+      }
+    }
     this.result.lines += count;
+    return undefined;
   }
 
-  /** A line too big to hold, read as it streams (scan/big-line.ts), the heap kept flat as it goes. */
-  async bigLine(big: BigLine, line: number, bad: BadLines, heap: HeapGovernor | undefined): Promise<void> {
+  /** A line too big to hold, read as it streams (scan/big-line.ts), the heap kept flat as it goes: as `batch`. */
+  async bigLine(big: BigLine, line: number, bad: BadLines, heap: HeapGovernor | undefined): Promise<number | undefined> {
     if (heap) big.onChunk = (bytes) => heap.tickBig(bytes);
     const entry = await this.reader.readBig(big);
     this.result.lines += 1;
-    this.line(entry, line, bad);
+    return this.line(entry, line, bad) === 'stop' ? line : undefined;
   }
 
   /** A bad line found outside the reader (gzip cut short). */
@@ -199,19 +233,19 @@ class Feed {
     this.result.badLines += 1;
   }
 
-  /** One line read: its entry to the model, its bad line to `bad`, or nothing (a blank line). */
-  private line(entry: SlogEntry | BadLine | undefined, line: number, bad: BadLines): void {
-    if (entry === undefined) return;
+  /** One line read: its entry to the model (and the sink's answer), its bad line to `bad`, or nothing (a blank line). */
+  private line(entry: SlogEntry | BadLine | undefined, line: number, bad: BadLines): SinkAnswer {
+    if (entry === undefined) return undefined;
     if (entry instanceof BadLine) {
       this.countBad();
       bad.add(line, entry.why);
-      return;
+      return undefined;
     }
     if (bad.pending) bad.flush();
     bad.good += 1;
     this.result.entries += 1;
     if (this.observe) this.observe(entry, line);
-    this.assembler.push(entry, line);
+    return this.assembler.push(entry, line);
   }
 }
 
@@ -227,6 +261,8 @@ class BadLines {
 
   constructor(
     private readonly source: string,
+    /** Lines up to this one were reported by an earlier read (PassConfig's `reportedThrough`). */
+    private readonly reportedThrough: number,
     private readonly report: ((bad: BadLineReport) => void) | undefined,
   ) {}
 
@@ -251,6 +287,6 @@ class BadLines {
   }
 
   private say(line: number, why: string): void {
-    this.report?.({ source: this.source, line, why });
+    if (line > this.reportedThrough) this.report?.({ source: this.source, line, why });
   }
 }
