@@ -1,7 +1,7 @@
 /**
  * A sink that answers 'stop' ends the pass cleanly (model/assembler.ts's
  * SinkAnswer): no line after the one it answered to is read (counted by the
- * pass, and no later bad line is reported), no later
+ * pass and by the line reader, and no later bad line is reported), no later
  * input is opened, the model still ends (a crank still open is handed over
  * unfinished), and the pass returns its result, saying where it stopped.
  * The figures are counted here from the slogs' lines.
@@ -80,6 +80,9 @@ async function run(inputs: string[], sink: StopAt, settings: PassSettings = sett
   return { result, sink, lastObserved, opened, bad };
 }
 
+/** Lines read each way add up to the lines the pass read. */
+const readEachWay = (r: PassResult): number => r.read.fast + r.read.plain + r.read.big;
+
 describe("a sink's 'stop'", () => {
   it('a-xs-3, stopped at its 10th crank: no line after that crank-finish is read, and the result says where it stopped', async () => {
     const total = jsonLines(SLOG).length;
@@ -87,6 +90,8 @@ describe("a sink's 'stop'", () => {
     const r = await run([SLOG], new StopAt(10));
     expect(r.result.stopped).toEqual({ input: 0, line: finish });
     expect(r.result.lines).toBe(finish);
+    expect(readEachWay(r.result)).toBe(finish);
+    expect(r.result.read.fast).toBeGreaterThan(0);
     expect(r.lastObserved).toBe(finish);
     expect(r.sink.cranks.length).toBe(10);
     expect(r.sink.cranks[9]?.lastLine).toBe(finish);
@@ -97,6 +102,7 @@ describe("a sink's 'stop'", () => {
     const finish = nthLine(SLOG, 'crank-finish', 3);
     const r = await run([SLOG], new StopAt(3), { ...settingsFrom(), bigLineBytes: 0 });
     expect(r.result.stopped).toEqual({ input: 0, line: finish });
+    expect(r.result.read).toEqual({ fast: 0, plain: 0, big: finish });
     expect(r.result.lines).toBe(finish);
     expect(r.sink.cranks.length).toBe(3);
   });
@@ -115,6 +121,7 @@ describe("a sink's 'stop'", () => {
     const r = await run([file, SLOG], new StopAt(2));
     expect(r.result.stopped).toEqual({ input: 0, line: 6 });
     expect(r.result.lines).toBe(6);
+    expect(readEachWay(r.result)).toBe(6);
     expect(r.sink.cranks.map((c) => [c.crankNum, c.finish === undefined, c.firstLine, c.lastLine])).toEqual([
       [1, false, 1, 3],
       [2, true, 4, 5],
@@ -131,6 +138,7 @@ describe("a sink's 'stop'", () => {
     const r = await run([SLOG, SLOG], new StopAt(-1));
     expect(r.result.stopped).toBeUndefined();
     expect(r.result.lines).toBe(2 * jsonLines(SLOG).length);
+    expect(readEachWay(r.result)).toBe(r.result.lines);
     expect(r.opened).toEqual([SLOG, SLOG]);
   });
 });

@@ -8,13 +8,14 @@
  * what was read; a pass that fails hands over what it read, then throws.
  *
  * The caller says how to read (`settings`, pass-settings.ts: the fast or the
- * plain path, checked reads, spilling, big lines, the heap governor).
+ * plain path, checked reads, spilling, big lines, the heap governor); the
+ * result says how the lines were read (`read`, as the line reader counted).
  */
 import type { Readable } from 'node:stream';
 import { CrankAssembler, type CrankSink, type SinkAnswer } from '../model/assembler.js';
 import { MODEL_READS } from '../model/reads.js';
 import { type SlogEntry } from '../scan/entry-types.js';
-import { lineReader, type LineReader, type ReadPath } from '../scan/line-reader.js';
+import { lineReader, type LineReader, type LinesRead } from '../scan/line-reader.js';
 import { BadLine } from '../scan/plain-reader.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
@@ -91,7 +92,8 @@ export interface PassResult {
   name: string;
   /** The inputs read, by name. */
   sources: string[];
-  path: ReadPath;
+  /** The lines read each way, as the line reader counted them. */
+  read: Readonly<LinesRead>;
   /** Lines read (a pass the sink stopped read none after the line it stopped at). */
   lines: number;
   entries: number;
@@ -110,7 +112,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     bigStrings: config.bigStrings === true,
   });
   const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
-  const result: PassResult = { name: inputsName(inputs), sources: [], path: settings.path, lines: 0, entries: 0, badLines: 0, stopped: undefined };
+  const result: PassResult = { name: inputsName(inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
   const feed = new Feed(reader, assembler, config.observe, result);
   for (let input = 0; input < inputs.length; input += 1) {
     const source = await openOrFail(inputs[input] as SlogInput, config);
