@@ -18,6 +18,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { analysisPass, statsOf, topOf } from '../src/run/analyses.js';
 import { runPass, type BadLineReport } from '../src/run/pass.js';
+import { settingsFrom } from '../src/run/pass-settings.js';
 import { renderSlog } from '../src/run/render.js';
 import type { RenderOptions } from '../src/render/options.js';
 import { BigString } from '../src/scan/big-string.js';
@@ -84,7 +85,7 @@ describe('a real slog with huge lines of every kind (a-xs-3)', () => {
     setThreshold(String(THRESHOLD));
     let holding = 0;
     const sink = { entry: () => undefined, crank: () => undefined };
-    await runPass({ inputs: [streamed('x', XS)], reads: READ_ALL, sink, bigStrings: true, observe: (e) => void (holding += hasBigString(e) ? 1 : 0) });
+    await runPass({ inputs: [streamed('x', XS)], reads: READ_ALL, sink, settings: settingsFrom(), bigStrings: true, observe: (e) => void (holding += hasBigString(e) ? 1 : 0) });
     expect(holding).toBeGreaterThanOrEqual(12);
   });
 

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runPass } from '../src/run/pass.js';
+import { settingsFrom } from '../src/run/pass-settings.js';
 import { READ_ALL } from '../src/scan/reads.js';
 import { openFollow } from '../src/source/follow.js';
 import { readSlog, referenceText, runCli, expectSameText } from './helpers.js';
@@ -121,6 +122,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: (entry) => types.push(entry.type),
       sink: { entry: () => undefined, crank: () => undefined },
@@ -172,6 +174,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: () => (count += 1),
       sink: { entry: () => undefined, crank: () => undefined },
@@ -199,6 +202,7 @@ describe('openFollow, in process', () => {
     const done = runPass({
       inputs: [file],
       reads: READ_ALL,
+      settings: settingsFrom(),
       open: () => source,
       observe: (entry) => types.push(entry.type),
       sink: { entry: () => undefined, crank: () => undefined },

@@ -1,7 +1,8 @@
 /**
  * The whole text render, byte for byte, against the reference output of every
  * shared slog and option set (fixtures/reference/README.md): in process, on
- * the fast path and on the plain path (each reporting which ran), from the
+ * the fast path and on the plain path (each saying how its lines were read,
+ * as the line reader counted them), from the
  * file and from gzipped bytes; and through the real command from a file, from
  * stdin and gzipped on stdin, for each slog.
  */
@@ -16,17 +17,33 @@ const cases = SLOG_NAMES.flatMap((slog) =>
     .map(([name, args]) => ({ slog, name, args })),
 );
 
+/** The seven crank types the byte reader reads (scan/fast-reader.ts). */
+const CRANK_TYPES = new Set(['crank-start', 'crank-finish', 'syscall', 'syscall-result', 'deliver', 'deliver-result', 'clist']);
+
+/** Each slog's lines of those types, counted from its JSON lines. */
+const CRANK_LINES = new Map(
+  SLOG_NAMES.map((slog) => [
+    slog,
+    readSlog(slog)
+      .toString('utf8')
+      .split('\n')
+      .filter((l) => l !== '' && CRANK_TYPES.has((JSON.parse(l) as { type: string }).type)).length,
+  ]),
+);
+
 describe.each(cases)('$slog $name', ({ slog, name, args }) => {
   const expected = referenceText(slog, name);
+  const crankLines = CRANK_LINES.get(slog) as number;
   const { options, annotations } = renderArgs(args);
 
   it('fast path, then plain path, from the file', async () => {
     const fast = await renderSlog({ inputs: [slogPath(slog)], options, annotations });
-    expect(fast.path).toBe('fast');
+    // Every crank line (the slogger's, in its key order) read by the byte reader; the rest plain.
+    expect(fast.read).toEqual({ fast: crankLines, plain: fast.lines - crankLines, big: 0 });
     expect(fast.badLines).toBe(0);
     expectSameText(fast.text, expected);
     const plain = await renderSlog({ inputs: [slogPath(slog)], options, annotations, path: 'plain' });
-    expect(plain.path).toBe('plain');
+    expect(plain.read).toEqual({ fast: 0, plain: plain.lines, big: 0 });
     expectSameText(plain.text, expected);
   });
 

@@ -5,11 +5,13 @@
  * bytes as without spilling: checked here on the real slogs with the
  * threshold at 1 (every syscall spills on its own) and 3 (spills fall
  * between a crank's syscalls) against 0 (never), through the command line
- * in process. The slogs hold what makes a crank hard to fold: replays
- * inside cranks (restart-replay, chain-A), cranks cut by the end of a slog
- * or by a restart and run again (restart-replay, chain-A), a slog that
- * starts mid-crank (mid-crank-start), older kernels' crank-starts without
- * number or type (y2022-create-vat), chain blocks (chain-A, chain-bot).
+ * in process, once shown that the threshold does make cranks spill (the
+ * switch read as the commands read it, into the pass's settings). The
+ * slogs hold what makes a crank hard to fold: replays inside cranks
+ * (restart-replay, chain-A), cranks cut by the end of a slog or by a
+ * restart and run again (restart-replay, chain-A), a slog that starts
+ * mid-crank (mid-crank-start), older kernels' crank-starts without number
+ * or type (y2022-create-vat), chain blocks (chain-A, chain-bot).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +26,8 @@ import { READ_ALL } from '../src/scan/reads.js';
 import { readLines } from '../src/source/lines.js';
 import { openInput } from '../src/source/open.js';
 import { mergeReads } from '../src/scan/reads.js';
+import { runPass } from '../src/run/pass.js';
+import { commandSettings } from '../src/run/pass-settings.js';
 import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 
@@ -31,17 +35,50 @@ const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-spill-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Runs the command line with SLOGULATE_SPILL at `spill`: its status, stderr and stdout. */
-async function run(args: string[], spill: number): Promise<string> {
+/** `f`'s result with SLOGULATE_SPILL at `spill`. */
+async function withSpill<T>(spill: number, f: () => Promise<T>): Promise<T> {
   const saved = process.env.SLOGULATE_SPILL;
   process.env.SLOGULATE_SPILL = String(spill);
   try {
-    const r = await runMain(args);
-    return `${r.status}\n${r.stderr}\n${r.stdout}`;
+    return await f();
   } finally {
     if (saved === undefined) delete process.env.SLOGULATE_SPILL;
     else process.env.SLOGULATE_SPILL = saved;
   }
+}
+
+/** Runs the command line with SLOGULATE_SPILL at `spill`: its status, stderr and stdout. */
+async function run(args: string[], spill: number): Promise<string> {
+  return withSpill(spill, async () => {
+    const r = await runMain(args);
+    return `${r.status}\n${r.stderr}\n${r.stdout}`;
+  });
+}
+
+/**
+ * With SLOGULATE_SPILL at `spill`, read as a command reads it (its settings,
+ * cli/'s commandSettings), how often the crank model asks a sink that spills
+ * to take the held syscalls, and how many cranks come with some spilled.
+ */
+async function spills(slog: string, spill: number): Promise<{ calls: number; cranks: number }> {
+  let calls = 0;
+  let cranks = 0;
+  const sink: CrankSink = {
+    entry: () => undefined,
+    crank: (crank) => void (cranks += crank.spilled === undefined ? 0 : 1),
+    spill: () => void (calls += 1),
+  };
+  // No heap governor: this is not a command's pass.
+  await withSpill(spill, () => runPass({ inputs: [slog], reads: READ_ALL, sink, settings: { ...commandSettings(), heap: undefined } }));
+  return { calls, cranks };
+}
+
+/** The threshold makes the slog's cranks spill, and 0 makes none: else comparing outputs would prove nothing. */
+async function expectSpills(slog: string, spill: number): Promise<void> {
+  const on = await spills(slog, spill);
+  expect(on.calls, `spills of ${slog} at ${spill}`).toBeGreaterThan(spill === 1 ? 100 : 10);
+  expect(on.cranks).toBeGreaterThan(0);
+  expect(await spills(slog, 0)).toEqual({ calls: 0, cranks: 0 });
 }
 
 /** The same output with spills at `spills` as with none. */
@@ -87,6 +124,10 @@ describe.each([
   ['y2022-create-vat', join(REAL, 'y2022-create-vat.slog'), 1, false],
   ['chain-bot', join(REAL, 'chain-bot.slog'), 3, true],
 ] as const)('%s: the same with spills as without', (_name, slog, spill, more) => {
+  it(`SLOGULATE_SPILL=${spill} makes its cranks spill`, async () => {
+    await expectSpills(slog, spill);
+  });
+
   it('the render, stats, top, trace, compare', async () => {
     for (const args of [...CASES, ...(more ? MORE_CASES : [])]) await same([...args.map((a) => (a === 'SLOG' ? slog : a)), slog], [spill]);
   });
@@ -107,6 +148,11 @@ function chainAPart(): string {
 
 describe('chain-A, blocks 82-90 (a restart inside a block, replays): the same with spills as without', () => {
   const slog = chainAPart();
+  it('SLOGULATE_SPILL=1 and 3 make its cranks spill', async () => {
+    await expectSpills(slog, 1);
+    await expectSpills(slog, 3);
+  });
+
   it('the render, stats, top, trace, compare, --blocks', async () => {
     await same(['--nonoise', '--timing', slog], [3]);
     await same(['stats', '--json', slog], [1]);
@@ -246,7 +292,7 @@ describe('the crank model spills', () => {
     const { CommittedCranks } = await import('../src/model/executions.js');
     expect(new CommittedCranks({ entry: () => undefined, crank: () => undefined }).spill).toBeUndefined();
     let items = 0;
-    const plain: CrankSink = { entry: () => undefined, crank: (crank) => (items = Math.max(items, crank.items.length)) };
+    const plain: CrankSink = { entry: () => undefined, crank: (crank) => void (items = Math.max(items, crank.items.length)) };
     const assembler = new CrankAssembler(plain, { spillAt: 1 });
     const reader = lineReader(MODEL_READS, { fast: true });
     for await (const batch of readLines((await openInput(slogPath('a-xs-3'))).chunks())) {

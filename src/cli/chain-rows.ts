@@ -17,6 +17,7 @@ import { CliError, EXIT_USAGE } from './errors.js';
 import type { Output } from './output.js';
 import { openOutput, outputOptions } from './output-file.js';
 import { reportBadLine } from './slog-pass.js';
+import { commandSettings, type PassSettings } from '../run/pass-settings.js';
 import { TerminalSession } from './terminal.js';
 
 export interface ChainRowsCliOptions {
@@ -74,7 +75,7 @@ export interface PassHooks {
   onOpen: (source: SlogSource) => void;
   afterBatch: () => Promise<void>;
   open?: (path: string) => SlogSource;
-  governHeap: boolean;
+  settings: PassSettings;
 }
 
 export class ChainRows<R> {
@@ -121,7 +122,7 @@ export class ChainRows<R> {
         onOpen: (source) => terminal.opened(source, this.out),
         afterBatch,
         ...(open ? { open } : {}),
-        governHeap: true,
+        settings: commandSettings(),
       });
       for (const { row } of this.top?.list() ?? []) this.write(row);
       return result;

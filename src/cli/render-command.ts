@@ -9,6 +9,7 @@ import type { Output } from './output.js';
 import { openOutput, outputOptions } from './output-file.js';
 import { renderSlog } from '../run/render.js';
 import { passOrFail, reportBadLine } from './slog-pass.js';
+import { commandSettings } from '../run/pass-settings.js';
 import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
 
@@ -101,7 +102,7 @@ async function render(files: string[], opts: RenderCliOptions, out: Output): Pro
         out: await terminal.textOut(out),
         onBadLine: reportBadLine,
         onOpen: (source) => terminal.opened(source, out),
-        governHeap: true,
+        settings: commandSettings(),
         ...terminal.runHooks(out), // afterBatch: backpressure and progress (and a flush per batch with --follow)
       }),
     );

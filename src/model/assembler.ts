@@ -50,11 +50,14 @@ import {
   type SyscallResultEntry,
 } from '../scan/entry-types.js';
 
+/** What a sink answers: nothing (go on), or 'stop': the pass reads no more (as ripgrep's Sink returns Ok(false)); the model still ends. */
+export type SinkAnswer = void | 'stop';
+
 export interface CrankSink {
   /** An entry outside any crank. */
-  entry(entry: SlogEntry, line: number): void;
+  entry(entry: SlogEntry, line: number): SinkAnswer;
   /** A whole crank (finished, or unfinished). */
-  crank(crank: Crank): void;
+  crank(crank: Crank): SinkAnswer;
   /**
    * Opt-in: the open crank holds many syscalls; fold `crank.items` from
    * index `crank.spilled ?? 0` on into what is kept for this crank: its
@@ -114,6 +117,8 @@ export class CrankAssembler {
   private callOpen = false;
   private callTime = NaN;
   private callReplay = false;
+  /** What the sink answered to what the current push (or end) handed over: 'stop' if it answered 'stop' to any. */
+  private answer: SinkAnswer = undefined;
 
   constructor(
     private readonly sink: CrankSink,
@@ -133,7 +138,14 @@ export class CrankAssembler {
     return Math.max(0, this.kernelStarts - 1);
   }
 
-  push(entry: SlogEntry, line: number): void {
+  /** Takes the next entry; 'stop' when the sink answered 'stop' to anything this handed over. */
+  push(entry: SlogEntry, line: number): SinkAnswer {
+    this.answer = undefined;
+    this.take(entry, line);
+    return this.answer;
+  }
+
+  private take(entry: SlogEntry, line: number): void {
     const type = entry.type;
     if (type === 'crank-start') {
       const open = this.current;
@@ -152,7 +164,7 @@ export class CrankAssembler {
       if (this.current) this.flushUnfinished();
       this.kernelStarts += 1;
       if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxCrank);
-      this.sink.entry(entry, line);
+      this.heard(this.sink.entry(entry, line));
       return;
     }
     const crankNum = crankEntry ? (entry as { crankNum?: number }).crankNum : undefined;
@@ -164,7 +176,7 @@ export class CrankAssembler {
     }
     if (!crank) {
       if (crankNum === undefined || type === 'crank-finish') {
-        this.sink.entry(entry, line);
+        this.heard(this.sink.entry(entry, line));
         return;
       }
       crank = this.open(undefined, entry as CrankEntry, this.sawCrankStart ? 'no-start' : 'before-slog', line);
@@ -236,9 +248,15 @@ export class CrankAssembler {
     crank.items.push({ kind: 'entry', entry });
   }
 
-  /** End of input: a crank still open is handed over as unfinished. */
-  end(): void {
+  /** End of input: a crank still open is handed over as unfinished ('stop' when the sink answered so). */
+  end(): SinkAnswer {
+    this.answer = undefined;
     if (this.current) this.flushUnfinished();
+    return this.answer;
+  }
+
+  private heard(answer: SinkAnswer): void {
+    if (answer === 'stop') this.answer = 'stop';
   }
 
   private noteVat(entry: SlogEntry): void {
@@ -318,7 +336,7 @@ export class CrankAssembler {
     this.heldSyscalls = 0;
     // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
     if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
-    this.sink.crank(crank);
+    this.heard(this.sink.crank(crank));
   }
 
   private close(finish: CrankFinishEntry): void {

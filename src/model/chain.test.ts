@@ -11,6 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runPass } from '../run/pass.js';
+import { settingsFrom } from '../run/pass-settings.js';
 import { READ_NOTHING } from '../scan/reads.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { ChainTracker, triggerText } from './chain.js';
@@ -88,7 +89,7 @@ async function modelStamps(file: string): Promise<string[]> {
   const stamps: string[] = [];
   const stamp = (c: Crank): string =>
     `${c.block ? `${c.block.height}${c.block.again ? ' again' : ''}` : '-'} / ${c.run ? `${c.run.num} ${c.run.phase} ${triggerText(c.run.trigger)}` : '-'}`;
-  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: (c) => stamps.push(stamp(c)) } });
+  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: (c) => void stamps.push(stamp(c)) }, settings: settingsFrom() });
   return stamps;
 }
 

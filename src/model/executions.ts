@@ -16,21 +16,19 @@
  * keep their order); with none held they go on at once. A restart that runs
  * again more cranks than were held has some counted twice: `mayCountTwice`
  * then says how many may be. The bound without commits is low because
- * holding costs speed: a held
- * crank outlives V8's young generation once more are held than a young
- * collection's worth of input (some 2,000 cranks), and everything read is
- * then promoted (`stats` from a pipe: 1.32 s of CPU holding 2,000 cranks on
- * big-local-1200, 0.90 s holding 500). swingset-runner, which writes those
- * slogs, commits every 200 cranks unless told otherwise (`--blockSize`).
+ * holding costs speed: once more cranks are held than a young collection's
+ * worth of input, they outlive V8's young generation and everything read
+ * is promoted. swingset-runner, which writes those slogs, commits every 200
+ * cranks unless told otherwise (`--blockSize`).
  *
  * `fromFirstCommit`: nothing is held before the slog's first commit (a
- * benchmark's slog has none, and holding costs speed: held objects outlive
- * the young generation); a restart met before it throws RestartUnheld, for
- * the caller to read the slog again holding throughout. A chain's slog
- * commits every block: from its first commit on, a restart is met holding,
- * and the slog is read once.
+ * benchmark's slog has none, and holding costs speed); a restart met before
+ * it cannot be counted once, and the sink answers 'stop' (`stopped`): the
+ * caller reads the slog again with a new sink that holds throughout. A
+ * chain's slog commits every block: from its first commit on, a restart is
+ * met holding, and the slog is read once.
  */
-import { forwardSpill, type CrankSink } from './assembler.js';
+import { forwardSpill, type CrankSink, type SinkAnswer } from './assembler.js';
 import type { Crank } from './crank.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 
@@ -39,32 +37,6 @@ export interface ExecutionSink extends CrankSink {
   /** A crank the kernel ran, did not commit, and ran again after a restart (the later run comes to `crank`). */
   abandoned?(crank: Crank): void;
 }
-
-/** A restart met before anything was held (`fromFirstCommit`): the cranks it abandoned have gone on. */
-export class RestartUnheld extends Error {
-  constructor() {
-    super('a restart before the first commit: read again, holding');
-  }
-}
-
-/**
- * A RestartUnheld without a stack trace: a trace keeps each frame's `this`
- * (this sink, and through it all the read made) for as long as the error
- * is referenced, and a caught error can stay in the catching async
- * function's saved frame while it reads again.
- */
-function restartUnheld(): RestartUnheld {
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  try {
-    return new RestartUnheld();
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
-}
-
-/** What an instance that threw RestartUnheld hands on to: nothing (what its read made is garbage). */
-const NO_SINK: ExecutionSink = { entry() {}, crank() {} };
 
 /** Cranks held at most before the slog's first commit (see above). */
 const MAX_HELD_UNCOMMITTED = 500;
@@ -85,111 +57,236 @@ type Held = { crank: Crank; entry?: undefined; line?: undefined } | { crank?: un
 /** What a released place holds (so that the crank is not kept alive). */
 const EMPTY: Held = { entry: { type: '' }, line: 0 };
 
-export class CommittedCranks implements CrankSink {
-  /** What is held, in order: held[head..] (a queue; the front is dropped by moving `head`). */
-  private held: Held[] = [];
+/** What is held, in order, with its counts: a queue whose released front is dropped by moving `head`. */
+class HeldQueue {
+  private items: Held[] = [];
   private head = 0;
-  private heldCranks = 0;
-  private heldItems = 0;
+  /** Held cranks, their items, and held entries outside cranks. */
+  cranks = 0;
+  crankItems = 0;
+  entries = 0;
+
+  get size(): number {
+    return this.items.length - this.head;
+  }
+
+  push(h: Held): void {
+    this.items.push(h);
+    this.count(h, 1);
+  }
+
+  /** Takes the first `n` off, in order. */
+  shift(n: number, each: (h: Held) => void): void {
+    const items = this.items;
+    const stop = this.head + n;
+    for (let i = this.head; i < stop; i += 1) {
+      const h = items[i] as Held;
+      items[i] = EMPTY;
+      this.count(h, -1);
+      each(h);
+    }
+    this.head = stop;
+    // The released front is dropped once it is most of the array.
+    if (this.head > 1024 && this.head * 2 > items.length) {
+      this.items = items.slice(this.head);
+      this.head = 0;
+    }
+  }
+
+  /** Takes everything off at once: what was held, in order. */
+  takeAll(): Held[] {
+    const taken = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    this.cranks = 0;
+    this.crankItems = 0;
+    this.entries = 0;
+    return taken;
+  }
+
+  /** How many from the front must go for the rest to be within the bounds (at most `maxCranks` cranks). */
+  overBounds(maxCranks: number): number {
+    let n = 0;
+    let cranks = this.cranks;
+    let items = this.crankItems;
+    let entries = this.entries;
+    while (n < this.size && (cranks > maxCranks || items > MAX_HELD_ITEMS || entries > MAX_HELD_ENTRIES)) {
+      const h = this.items[this.head + n] as Held;
+      if (h.crank) {
+        cranks -= 1;
+        items -= h.crank.items.length;
+      } else {
+        entries -= 1;
+      }
+      n += 1;
+    }
+    return n;
+  }
+
+  /** The highest number of a crank among the first `n`, or -1. */
+  highestCrank(n: number): number {
+    let highest = -1;
+    for (let i = this.head; i < this.head + n; i += 1) {
+      const crank = (this.items[i] as Held).crank;
+      if (crank && crank.crankNum > highest) highest = crank.crankNum;
+    }
+    return highest;
+  }
+
+  private count(h: Held, sign: 1 | -1): void {
+    if (h.crank) {
+      this.cranks += sign;
+      this.crankItems += sign * h.crank.items.length;
+    } else {
+      this.entries += sign;
+    }
+  }
+}
+
+/**
+ * Where the last restart stands:
+ * - `settled`: none waits for its first crank;
+ * - `holding`: its first crank is to come, and cranks from before it are
+ *   held: the first `before` held items came before the restart (nothing is
+ *   released while it waits);
+ * - `unheld`: its first crank is to come, and nothing from before it is held
+ *   (none was, or the wait was given up: MAX_HELD_ENTRIES): that crank only
+ *   says how many may be counted twice.
+ */
+type RestartState = { state: 'settled' } | { state: 'holding'; before: number } | { state: 'unheld' };
+
+const SETTLED: RestartState = { state: 'settled' };
+const UNHELD: RestartState = { state: 'unheld' };
+
+/**
+ * How this sink takes what it is given:
+ * - `passing` (`fromFirstCommit`, until the first commit): everything goes
+ *   on as it comes;
+ * - `holding`: cranks are held until a commit, a bound or a restart says
+ *   what they are;
+ * - `stopped`: a restart came while passing; the sink answered 'stop' and
+ *   takes nothing more (what this read made is the caller's to drop).
+ */
+type Phase = 'passing' | 'holding' | 'stopped';
+
+export class CommittedCranks implements CrankSink {
+  private phase: Phase;
+  private readonly held = new HeldQueue();
+  private restart: RestartState = SETTLED;
   private kernelStarts = 0;
-  /** A restart was seen: held until the first crank after it says where the kernel ran again from. */
-  private restartAt = -1;
-  /** Cranks a restart ran again that had already gone on as committed (the bounds): counted twice. */
-  mayCountTwice = 0;
   /** The slog is a chain's (commits, blocks): held between commits up to MAX_HELD_BETWEEN_COMMITS. */
   private chain = false;
-  /** Entries outside cranks held. */
-  private heldEntries = 0;
-  /**
-   * A restart's first crank is still to come, with nothing held from before
-   * the restart (none was, or the restart was given up: MAX_HELD_ENTRIES):
-   * that crank only says how many may be counted twice.
-   */
-  private awaitingAgain = false;
-  /** The highest crank number that went on early. */
+  /** The highest crank number that went on early (a bound: before its commit). */
   private releasedEarly = -1;
+  /** What the inner sink answered: its 'stop' is passed on. */
+  private answer: SinkAnswer = undefined;
+
+  /** Cranks a restart ran again that had already gone on as committed (the bounds): counted twice. */
+  mayCountTwice = 0;
   /** Executions handed to `abandoned`. */
   abandonedCount = 0;
-  /** Holding (else passing everything on as it comes: `fromFirstCommit`, until the first commit). */
-  private holding: boolean;
   /** Cranks have been held (a slog with commits, or every slog without `fromFirstCommit`). */
   heldAny = false;
-  /** RestartUnheld was thrown: nothing more is taken. */
-  private unheld = false;
 
   /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
-  spill: ((crank: Crank) => void) | undefined;
-
+  readonly spill: ((crank: Crank) => void) | undefined;
   readonly syscallsUnread: boolean | undefined;
 
   constructor(
-    private sink: ExecutionSink,
+    private readonly sink: ExecutionSink,
     options: { fromFirstCommit?: boolean } = {},
   ) {
     this.spill = forwardSpill(sink);
     this.syscallsUnread = sink.syscallsUnread;
-    this.holding = options.fromFirstCommit !== true;
+    this.phase = options.fromFirstCommit === true ? 'passing' : 'holding';
   }
 
-  entry(entry: SlogEntry, line: number): void {
-    if (this.unheld) return;
-    const commit = entry.type === 'cosmic-swingset-commit-block-finish';
+  /** A restart came before anything was held (`fromFirstCommit`): this read cannot count each crank once. */
+  get stopped(): boolean {
+    return this.phase === 'stopped';
+  }
+
+  entry(entry: SlogEntry, line: number): SinkAnswer {
     if (!this.chain && entry.type.startsWith('cosmic-swingset-')) this.chain = true;
-    if (entry.type === 'kernel-init-start') {
-      this.kernelStarts += 1;
-      if (this.kernelStarts > 1 && !this.holding) {
-        // What this read made is garbage from here: nothing here keeps it (this sink may stay referenced while the input is read again).
-        this.unheld = true;
-        this.sink = NO_SINK;
-        this.spill = undefined;
-        throw restartUnheld();
-      }
-      if (this.kernelStarts > 1 && this.restartAt < 0) {
-        if (this.heldCranks > 0) this.restartAt = this.held.length;
-        else this.awaitingAgain = true;
-      }
+    if (entry.type === 'kernel-init-start') this.kernelStarts += 1;
+    const restart = entry.type === 'kernel-init-start' && this.kernelStarts > 1;
+    switch (this.phase) {
+      case 'stopped':
+        return 'stop';
+      case 'passing':
+        return restart ? this.stop() : this.entryPassing(entry, line);
+      case 'holding':
+        if (restart) this.restartBegins();
+        return this.entryHolding(entry, line);
     }
-    if (!this.holding) {
-      this.sink.entry(entry, line);
-      if (commit) this.holding = true;
-      return;
+  }
+
+  crank(crank: Crank): SinkAnswer {
+    switch (this.phase) {
+      case 'stopped':
+        return 'stop';
+      case 'passing':
+        return this.sink.crank(crank);
+      case 'holding':
+        return this.crankHolding(crank);
     }
-    if (this.heldCranks === 0 && this.restartAt < 0) {
-      // Nothing held to keep it behind: it goes on now (whatever was held before it is entries too).
-      this.release(this.held.length - this.head);
-      this.sink.entry(entry, line);
-      return;
+  }
+
+  /** End of input: everything held goes on (nothing after a stop). */
+  end(): void {
+    if (this.phase !== 'holding') return;
+    this.restart = SETTLED;
+    this.release(this.held.size);
+  }
+
+  /** Passing: the entry goes on; from the first commit on, cranks are held. */
+  private entryPassing(entry: SlogEntry, line: number): SinkAnswer {
+    const answer = this.sink.entry(entry, line);
+    if (entry.type === 'cosmic-swingset-commit-block-finish') this.phase = 'holding';
+    return answer;
+  }
+
+  /** A restart while passing: the cranks it abandoned have gone on. */
+  private stop(): 'stop' {
+    this.phase = 'stopped';
+    return 'stop';
+  }
+
+  /** Holding, a second kernel start: the held cranks wait for the restart's first crank (a restart already waiting keeps its place). */
+  private restartBegins(): void {
+    if (this.restart.state === 'holding') return;
+    this.restart = this.held.cranks > 0 ? { state: 'holding', before: this.held.size } : UNHELD;
+  }
+
+  /** Holding, an entry outside cranks: held behind a held crank (to keep the order), else on at once. */
+  private entryHolding(entry: SlogEntry, line: number): SinkAnswer {
+    if (this.restart.state !== 'holding' && this.held.cranks === 0) {
+      // Nothing held to keep it behind (whatever is held is entries too).
+      this.release(this.held.size);
+      this.pass({ entry, line });
+      return this.answer;
     }
     this.held.push({ entry, line });
-    this.heldEntries += 1;
-    if (this.restartAt < 0) {
-      if (commit) this.release(this.held.length - this.head);
-      else this.trim();
-    } else if (this.heldEntries > MAX_HELD_ENTRIES) {
-      this.giveUpRestart();
+    if (this.restart.state === 'holding') {
+      if (this.held.entries > MAX_HELD_ENTRIES) this.giveUpRestart();
+    } else if (entry.type === 'cosmic-swingset-commit-block-finish') {
+      this.release(this.held.size);
+    } else {
+      this.trim();
     }
+    return this.answer;
   }
 
-  crank(crank: Crank): void {
-    if (this.unheld) return;
-    if (!this.holding) {
-      this.sink.crank(crank);
-      return;
-    }
+  /** Holding, a crank: the first after a restart settles it; then it is held. */
+  private crankHolding(crank: Crank): SinkAnswer {
     this.heldAny = true;
-    if (this.restartAt >= 0) this.settleRestart(crank);
-    else if (this.awaitingAgain) this.lateRestart(crank);
+    const restart = this.restart;
+    this.restart = SETTLED;
+    if (restart.state === 'holding') this.settleRestart(crank, restart.before);
+    else if (restart.state === 'unheld') this.ranAgainFrom(crank);
     this.held.push({ crank });
-    this.heldCranks += 1;
-    this.heldItems += crank.items.length;
-    if (this.restartAt < 0) this.trim();
-  }
-
-  /** End of input: everything held goes on. */
-  end(): void {
-    if (this.unheld) return;
-    this.restartAt = -1;
-    this.release(this.held.length - this.head);
+    this.trim();
+    return this.answer;
   }
 
   /**
@@ -203,44 +300,21 @@ export class CommittedCranks implements CrankSink {
     return from;
   }
 
-  /** The first crank after a restart: held cranks from before it, numbered from its number on, were abandoned. */
-  private settleRestart(first: Crank): void {
+  /** The first crank after a restart: of the `before` items held from before it, cranks numbered from its number on were abandoned. */
+  private settleRestart(first: Crank, before: number): void {
     const from = this.ranAgainFrom(first);
-    const at = this.restartAt;
-    this.restartAt = -1;
-    const held = this.held;
-    const head = this.head;
-    this.held = [];
-    this.head = 0;
-    this.heldCranks = 0;
-    this.heldItems = 0;
-    this.heldEntries = 0;
-    for (let i = head; i < held.length; i += 1) {
-      const h = held[i] as Held;
-      if (h.crank && i < at && h.crank.crankNum >= from) {
+    const held = this.held.takeAll();
+    held.forEach((h, i) => {
+      if (h.crank && i < before && h.crank.crankNum >= from) {
         this.abandonedCount += 1;
         this.sink.abandoned?.(h.crank);
       } else this.pass(h);
-    }
+    });
   }
 
   /** Over a bound, the oldest held go on as committed. */
   private trim(): void {
-    let n = 0;
-    let cranks = this.heldCranks;
-    let items = this.heldItems;
-    let entries = this.heldEntries;
-    const maxCranks = this.chain ? MAX_HELD_BETWEEN_COMMITS : MAX_HELD_UNCOMMITTED;
-    while (this.head + n < this.held.length && (cranks > maxCranks || items > MAX_HELD_ITEMS || entries > MAX_HELD_ENTRIES)) {
-      const h = this.held[this.head + n] as Held;
-      if (h.crank) {
-        cranks -= 1;
-        items -= h.crank.items.length;
-      } else {
-        entries -= 1;
-      }
-      n += 1;
-    }
+    const n = this.held.overBounds(this.chain ? MAX_HELD_BETWEEN_COMMITS : MAX_HELD_UNCOMMITTED);
     if (n > 0) this.releaseEarly(n);
   }
 
@@ -250,53 +324,23 @@ export class CommittedCranks implements CrankSink {
    * crank after the restart says how many of them may be counted twice.
    */
   private giveUpRestart(): void {
-    this.restartAt = -1;
-    this.awaitingAgain = true;
-    this.releaseEarly(this.held.length - this.head);
-  }
-
-  /** The first crank after a restart with nothing held from before it: as settleRestart counts it, with nothing to abandon. */
-  private lateRestart(first: Crank): void {
-    this.awaitingAgain = false;
-    this.ranAgainFrom(first);
+    this.restart = UNHELD;
+    this.releaseEarly(this.held.size);
   }
 
   /** Hands on the first `n` held before their commit (a bound): a restart may yet run some of them again. */
   private releaseEarly(n: number): void {
-    const held = this.held;
-    for (let i = this.head; i < this.head + n; i += 1) {
-      const crank = (held[i] as Held).crank;
-      if (crank && crank.crankNum > this.releasedEarly) this.releasedEarly = crank.crankNum;
-    }
+    this.releasedEarly = Math.max(this.releasedEarly, this.held.highestCrank(n));
     this.release(n);
   }
 
   /** Hands on the first `n` held. */
   private release(n: number): void {
-    const held = this.held;
-    const stop = this.head + n;
-    for (let i = this.head; i < stop; i += 1) {
-      const h = held[i] as Held;
-      held[i] = EMPTY;
-      if (h.crank) {
-        this.heldCranks -= 1;
-        this.heldItems -= h.crank.items.length;
-      } else {
-        this.heldEntries -= 1;
-      }
-      this.pass(h);
-    }
-    this.head = stop;
-    // The released front is dropped once it is most of the array.
-    if (this.head > 1024 && this.head * 2 > held.length) {
-      this.held = held.slice(this.head);
-      if (this.restartAt >= 0) this.restartAt -= this.head;
-      this.head = 0;
-    }
+    this.held.shift(n, (h) => this.pass(h));
   }
 
   private pass(h: Held): void {
-    if (h.crank) this.sink.crank(h.crank);
-    else this.sink.entry(h.entry as SlogEntry, h.line as number);
+    const answer = h.crank ? this.sink.crank(h.crank) : this.sink.entry(h.entry as SlogEntry, h.line as number);
+    if (answer === 'stop') this.answer = 'stop';
   }
 }

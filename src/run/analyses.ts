@@ -13,7 +13,7 @@ import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyse
 import { TRACE_READS } from '../analyses/trace/trace.js';
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink } from '../model/assembler.js';
-import { CommittedCranks, RestartUnheld, type ExecutionSink } from '../model/executions.js';
+import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
@@ -21,7 +21,8 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { passDropped, runPass, type BadLineReport, type PassConfig, type PassResult } from './pass.js';
+import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult } from './pass.js';
+import { settingsFor, type PassSettings } from './pass-settings.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
 /** What every analysis pass takes besides its own settings. */
@@ -30,11 +31,11 @@ export interface AnalysisInput {
   onBadLine?: (bad: BadLineReport) => void;
   afterBatch?: (bytes: number) => Promise<void> | void;
   onOpen?: (source: SlogSource) => void;
-  /** `plain` forces the plain path. */
+  /** How to read (default: the switches', read once per call; pass-settings.ts). */
+  settings?: PassSettings;
+  /** `plain` forces the plain path (over `settings`). */
   path?: ReadPath;
   stdin?: Readable;
-  /** Keep the process's heap flat (the command line; pass.ts). */
-  governHeap?: boolean;
   /** Told what the figures may get wrong (a restart that ran again more cranks than were held back). */
   onWarning?: (message: string) => void;
 }
@@ -64,21 +65,22 @@ function heldResult(input: AnalysisInput, result: PassResult, held: CrankHolding
   return { ...result, held, mayCountTwice };
 }
 
+/** What an analysis pass hands the pass besides its input and sink. */
+interface AnalysisReading {
+  observe?: (entry: SlogEntry, line: number) => void;
+  onOpen?: (source: SlogSource) => void;
+  /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
+  bigStrings?: boolean;
+}
+
 /**
  * A pass for an analysis: each crank counted once (CommittedCranks: the
  * executions a restart abandoned go to the sink's `abandoned`).
  */
-async function pass(
-  input: AnalysisInput,
-  reads: Reads,
-  sink: ExecutionSink,
-  observe?: (entry: SlogEntry, line: number) => void,
-  /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
-  bigStrings = false,
-): Promise<AnalysisPassResult> {
+async function pass(input: AnalysisInput, reads: Reads, sink: ExecutionSink, reading: AnalysisReading = {}): Promise<AnalysisPassResult> {
   // Held back only where a restart may be (restarts.ts): holding costs speed.
   const executions = mayRestart(input.inputs) ? new CommittedCranks(sink) : undefined;
-  const result = await runPass({ ...input, reads, sink: executions ?? sink, ...(observe ? { observe } : {}), bigStrings });
+  const result = await runPass({ ...input, ...reading, settings: settingsFor(input), reads, sink: executions ?? sink });
   executions?.end();
   return heldResult(input, result, executions ? 'throughout' : 'never', executions);
 }
@@ -95,52 +97,84 @@ export interface Made<T> {
   onOpen?: (source: SlogSource) => void;
 }
 
+/** An analysis's value and its pass's result. */
+interface Analysed<T> {
+  value: T;
+  result: AnalysisPassResult;
+}
+
 /**
  * A pass for an analysis whose whole state `make` makes (so that it can
  * start over): each crank counted once. Inputs that can be read again
  * (files) are read holding nothing back until their first commit
- * (CommittedCranks' `fromFirstCommit`); at a restart before it, the pass
- * starts over with a new sink that holds cranks throughout. The bad lines
- * the first try reported are not reported again. Other inputs: as `pass`.
+ * (CommittedCranks' `fromFirstCommit`); at a restart before it, that read
+ * stops, and a second read from the start, with a new state, holds cranks
+ * throughout. Other inputs: as `pass`.
  */
 async function restartablePass<T>(
   input: AnalysisInput,
   reads: Reads,
   make: () => Made<T>,
-  bigStrings: boolean,
-): Promise<{ value: T; result: AnalysisPassResult }> {
-  // The input, and what one read made to see its entries and inputs.
-  const forRead = (made: Made<T>): AnalysisInput & Pick<PassConfig, 'observe'> => {
-    const own = made.onOpen;
-    const outer = input.onOpen;
-    const onOpen = own && outer ? (source: SlogSource) => (outer(source), own(source)) : (own ?? outer);
-    return { ...input, ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
-  };
+  options: { bigStrings: boolean },
+): Promise<Analysed<T>> {
+  // Made once for every read: the second reads as the first did.
+  const settings = settingsFor(input);
   if (!canReadAgain(input.inputs)) {
     const made = make();
-    return { value: made.value, result: await pass(forRead(made), reads, made.sink, made.observe, bigStrings) };
+    const reading = { ...readingOf(input, made), bigStrings: options.bigStrings };
+    return { value: made.value, result: await pass({ ...input, settings }, reads, made.sink, reading) };
   }
-  const report = input.onBadLine;
-  let reported = 0;
-  let first: Made<T> | undefined = make();
-  try {
-    const onBadLine = report && ((bad: BadLineReport) => ((reported += 1), report(bad)));
-    const once = new CommittedCranks(first.sink, { fromFirstCommit: true });
-    const result = await runPass({ ...forRead(first), onBadLine, reads, sink: once, bigStrings });
-    once.end();
-    return { value: first.value, result: heldResult(input, result, once.heldAny ? 'from the first commit' : 'never', once) };
-  } catch (err) {
-    if (!(err instanceof RestartUnheld)) throw err;
-  }
-  // What the first read built is garbage: not kept beside the cranks the next one holds.
-  first = undefined;
-  passDropped();
+  /** The pass of one read: what `made` sees of it, and its sink. */
+  const config = (made: Made<T>, sink: CrankSink): PassConfig => ({
+    ...input,
+    ...readingOf(input, made),
+    settings,
+    reads,
+    sink,
+    bigStrings: options.bigStrings,
+  });
+  const first = await readFromFirstCommit(input, make, config);
+  if ('value' in first) return first;
+  // What the first read built is garbage: collected now, not kept beside the cranks the second read holds.
+  settings.heap?.dropped();
   const again = make();
   const executions = new CommittedCranks(again.sink);
-  const onBadLine = report && ((bad: BadLineReport) => (reported > 0 ? (reported -= 1) : report(bad)));
-  const result = await runPass({ ...forRead(again), onBadLine, reads, sink: executions, bigStrings });
+  // The first read reported the bad lines up to the restart it stopped at: the second reports those after it.
+  const result = await runPass({ ...config(again, executions), reportedThrough: first.stoppedAt });
   executions.end();
   return { value: again.value, result: heldResult(input, result, 'read again', executions) };
+}
+
+/**
+ * The first read of inputs that can be read again: holding nothing back
+ * until the first commit. The analysis, or, where a restart came before
+ * that commit (the read stopped there), the place it stopped.
+ */
+async function readFromFirstCommit<T>(
+  input: AnalysisInput,
+  make: () => Made<T>,
+  config: (made: Made<T>, sink: CrankSink) => PassConfig,
+): Promise<Analysed<T> | { stoppedAt: PassPlace | undefined }> {
+  const made = make();
+  const once = new CommittedCranks(made.sink, { fromFirstCommit: true });
+  const result = await runPass(config(made, once));
+  if (once.stopped) return { stoppedAt: result.stopped };
+  once.end();
+  return { value: made.value, result: heldResult(input, result, once.heldAny ? 'from the first commit' : 'never', once) };
+}
+
+/** What one read made to see its entries and inputs (told of each input after the caller's own `onOpen`). */
+function readingOf<T>(input: AnalysisInput, made: Made<T>): AnalysisReading {
+  const own = made.onOpen;
+  const outer = input.onOpen;
+  const onOpen =
+    own && outer
+      ? (source: SlogSource): void => {
+          outer(source);
+          own(source);
+        }
+      : (own ?? outer);
+  return { ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
 }
 
 /** `slogulate stats`: the aggregate. */
@@ -154,7 +188,7 @@ export async function statsOf(
       const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames });
       return { value: made, sink: made };
     },
-    true,
+    { bigStrings: true },
   );
   return { aggregate: aggregator.result(), pass: result };
 }
@@ -170,7 +204,7 @@ export async function topOf(
       const made = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
       return { value: made, sink: made };
     },
-    true,
+    { bigStrings: true },
   );
   return { top: collector.result(), cranksSelected: collector.cranksSelected, pass: result };
 }
@@ -193,7 +227,7 @@ export async function compareSideOf(
     const result = await pass(input, COMPARE_READS, sink);
     return { data: value.result(), pass: result };
   }
-  const { value: side, result } = await restartablePass(input, COMPARE_READS, make, false);
+  const { value: side, result } = await restartablePass(input, COMPARE_READS, make, { bigStrings: false });
   return { data: side.result(), pass: result };
 }
 
@@ -231,7 +265,7 @@ export async function krefModelOf<T>(
       };
       return { value: { model, reader }, sink, observe: (entry: SlogEntry) => reader.vats.observe(entry) };
     },
-    false,
+    { bigStrings: false },
   );
   return { model: value.model, reader: value.reader, pass: result };
 }
@@ -243,7 +277,7 @@ export function analysisPass(
   sink: ExecutionSink,
   observe?: (entry: SlogEntry, line: number) => void,
 ): Promise<AnalysisPassResult> {
-  return pass(input, reads, sink, observe);
+  return pass(input, reads, sink, observe ? { observe } : {});
 }
 
 /**
@@ -257,7 +291,7 @@ export function restartableAnalysisPass<T>(
   reads: Reads,
   make: () => Made<T>,
 ): Promise<{ value: T; result: AnalysisPassResult }> {
-  return restartablePass(input, reads, make, false);
+  return restartablePass(input, reads, make, { bigStrings: false });
 }
 
 /**
@@ -265,5 +299,5 @@ export function restartableAnalysisPass<T>(
  * it ran), written as the slog is read.
  */
 export function tracePass(input: AnalysisInput, sink: CrankSink, observe: (entry: SlogEntry, line: number) => void): Promise<PassResult> {
-  return runPass({ ...input, reads: TRACE_READS, sink, observe });
+  return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink, observe });
 }

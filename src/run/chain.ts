@@ -14,6 +14,7 @@ import { inputsName } from '../source/inputs.js';
 import type { SlogSource } from '../source/open.js';
 import type { AnalysisInput } from './analyses.js';
 import { runPass, type PassResult } from './pass.js';
+import { settingsFor } from './pass-settings.js';
 import { MarkErrors } from './mark-errors.js';
 
 export interface ChainViewInput extends AnalysisInput {
@@ -44,7 +45,7 @@ export async function chainViewOf(
   });
   let pass: PassResult;
   try {
-    pass = await runPass({ ...input, reads: BLOCKS_READS, sink: collector });
+    pass = await runPass({ ...input, settings: settingsFor(input), reads: BLOCKS_READS, sink: collector });
   } finally {
     // What was read so far is still handed over (a follow stopped, a file that failed to read).
     collector.end();
@@ -64,7 +65,7 @@ export async function crankGroupsOf(
   });
   let pass: PassResult;
   try {
-    pass = await runPass({ ...input, reads: BLOCKS_READS, sink: new MarkErrors(groups) });
+    pass = await runPass({ ...input, settings: settingsFor(input), reads: BLOCKS_READS, sink: new MarkErrors(groups) });
   } finally {
     groups.end();
   }

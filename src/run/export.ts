@@ -7,10 +7,12 @@ import { EXPORT_READS } from '../export/reads.js';
 import type { SlogPass } from '../export/export.js';
 import { analysisPass } from './analyses.js';
 import type { BadLineReport } from './pass.js';
+import { settingsFrom, type PassSettings } from './pass-settings.js';
 
-export function exportPass(onBadLine?: (bad: BadLineReport) => void): SlogPass {
+/** The pass for each input slog, all reading as `settings` say (default: the switches', read once here). */
+export function exportPass(onBadLine?: (bad: BadLineReport) => void, settings: PassSettings = settingsFrom()): SlogPass {
   return async (file, sink, afterBatch) => {
-    const run = await analysisPass({ inputs: file === undefined ? [] : [file], onBadLine, afterBatch, governHeap: true }, EXPORT_READS, sink);
+    const run = await analysisPass({ inputs: file === undefined ? [] : [file], onBadLine, afterBatch, settings }, EXPORT_READS, sink);
     return { name: run.name };
   };
 }

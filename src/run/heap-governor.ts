@@ -3,36 +3,29 @@
  *
  * Left alone, V8 grows the young generation (to 32 MB) and puts off
  * collecting the old one, so that peak RSS creeps up with the slog's length
- * although what is live stays a few MB (the render: 98 MB for the big slog,
- * 116 MB for 8 copies of it). The governor:
- * - stops the young generation at `youngCapBytes` (8 MB): the render then
- *   peaks at 73 MB for the slog;
+ * although what is live stays a few MB. The governor:
+ * - stops the young generation at `youngCapBytes` (8 MB);
  * - runs a full collection once the old generation grew `promotedBytes`
  *   (8 MB) since the last one. A pass that promotes little (the render, or
  *   an analysis of a slog without restarts) is then never collected; one
- *   that holds cranks back for a restart (model/executions.ts: 8 copies of
- *   a slog end to end look like 7 restarts) promotes nearly all it reads,
- *   and is collected every 10-20 MB of input (8 copies: 84-91 MB, against
- *   110-142 MB without);
+ *   that holds cranks back for a restart (model/executions.ts) promotes
+ *   nearly all it reads, and is collected every few times that much input;
  * - while a huge line is read (`tickBig`), collects every `bigLineBytes`
  *   of it: reading one makes garbage faster than lines do, and the chunks
  *   it was read from are freed only then.
  *
- * Why not a collection every so many MB of input, as before: each forced
- * collection deoptimised the pass's hot functions ("weak objects": V8 drops
- * optimised code whose embedded objects died) and they were compiled again;
- * four collections on the big slog cost `top` 17% of its instructions
- * (callgrind: 6,285M against 5,417M without them) and the render about as
- * much, for 1-2 MB of RSS.
+ * It does not collect every so many MB of input: each forced collection
+ * deoptimises the pass's hot functions (V8 drops optimised code whose
+ * embedded objects died: "weak objects") and they are compiled again, which
+ * costs more than the few MB of RSS it saves (docs/performance.md).
  *
  * The heap is looked at once per `checkEveryBytes` of input (1 MB), the
  * first time after the first MB (a small slog never loads `node:v8`), not
- * for each batch of lines: `getHeapSpaceStatistics()` builds an object for each
- * of V8's heap spaces, and twice per 64 KB batch cost `top` 6% (400M
- * instructions).
+ * for each batch of lines: `getHeapSpaceStatistics()` builds an object for
+ * each of V8's heap spaces, too dear for every 64 KB batch.
  *
- * V8's flags are the process's: only the command line uses this (a pass
- * with `governHeap`, pass.ts), never a library caller.
+ * V8's flags are the process's: only the command line makes one (its
+ * passes' settings, run/pass-settings.ts), never a library caller.
  */
 import type { HeapSpaceInfo } from 'node:v8';
 import { v8, vm } from '../source/builtins.js';

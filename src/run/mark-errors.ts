@@ -2,9 +2,10 @@
  * A sink wrapper that turns a round-mark error thrown inside the pass
  * (analyses/common/rounds.ts) into a UsageError, which the command line reports as
  * a usage error (exit 2, one line). It passes `spill` on only when the inner
- * sink spills (model/assembler.ts), and `abandoned` when it takes them.
+ * sink spills (model/assembler.ts), `abandoned` when it takes them, and
+ * its answers.
  */
-import { forwardSpill } from '../model/assembler.js';
+import { forwardSpill, type SinkAnswer } from '../model/assembler.js';
 import type { Crank } from '../model/crank.js';
 import type { ExecutionSink } from '../model/executions.js';
 import type { SlogEntry } from '../scan/entry-types.js';
@@ -23,15 +24,15 @@ export class MarkErrors implements ExecutionSink {
   abandoned(crank: Crank): void {
     this.guard(() => this.inner.abandoned?.(crank));
   }
-  entry(entry: SlogEntry, line: number): void {
-    this.guard(() => this.inner.entry(entry, line));
+  entry(entry: SlogEntry, line: number): SinkAnswer {
+    return this.guard(() => this.inner.entry(entry, line));
   }
-  crank(crank: Crank): void {
-    this.guard(() => this.inner.crank(crank));
+  crank(crank: Crank): SinkAnswer {
+    return this.guard(() => this.inner.crank(crank));
   }
-  private guard(f: () => void): void {
+  private guard(f: () => SinkAnswer): SinkAnswer {
     try {
-      f();
+      return f();
     } catch (err) {
       if (err instanceof RoundMarkError) throw new UsageError(err.message);
       throw err;

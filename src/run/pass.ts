@@ -2,25 +2,28 @@
  * The one streaming pass every command makes: open the slog's inputs (one
  * after the other, as one slog), split them into lines, read each line into
  * an entry as the consumer's reads say (scan/), report bad lines and skip
- * them, and feed the entries to the crank model and the consumer.
+ * them, and feed the entries to the crank model and the consumer, until the
+ * inputs end or the sink answers 'stop' (model/assembler.ts). Either way
+ * the model ends (a crank still open is handed over) and the result says
+ * what was read; a pass that fails hands over what it read, then throws.
  *
- * Which way lines are read (`path`): `fast` (the byte reader, with the plain
- * path for any line it does not take) unless SLOGULATE_FAST=0 or the caller
- * says `plain`. The result says which path ran.
+ * The caller says how to read (`settings`, pass-settings.ts: the fast or the
+ * plain path, checked reads, spilling, big lines, the heap governor); the
+ * result says how the lines were read (`read`, as the line reader counted).
  */
 import type { Readable } from 'node:stream';
-import { CrankAssembler, type CrankSink } from '../model/assembler.js';
+import { CrankAssembler, type CrankSink, type SinkAnswer } from '../model/assembler.js';
 import { MODEL_READS } from '../model/reads.js';
 import type { BigTextScope } from '../scan/big-string.js';
 import { type SlogEntry } from '../scan/entry-types.js';
-import { lineReader, type LineReader, type ReadPath } from '../scan/line-reader.js';
+import { lineReader, type LineReader, type LinesRead } from '../scan/line-reader.js';
 import { BadLine } from '../scan/plain-reader.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
-import { batchBytes, readLines, type LineBatch } from '../source/lines.js';
+import { batchBytes, readLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
-import { HeapGovernor } from './heap-governor.js';
-import { switches, type Switches } from './switches.js';
+import type { HeapGovernor } from './heap-governor.js';
+import type { PassSettings } from './pass-settings.js';
 
 /** Why a pass ended early: an input that cannot be opened or read, or is not a slog at all. */
 export class PassError extends Error {
@@ -44,33 +47,39 @@ export interface BadLineReport {
 /** After this many bad lines with no good one, an input is not a slog. */
 export const NOT_A_SLOG_LINES = 100;
 
+/** A line of the slog: its input (an index into the pass's inputs, as expanded: a folder is its files) and its number there. */
+export interface PassPlace {
+  input: number;
+  line: number;
+}
+
 export interface PassConfig {
   /** The slog: files (read in order as one slog), folders of per-block files, `-` for stdin, or bytes. None: stdin. */
   inputs: readonly SlogInput[];
   /** What the consumer reads of crank entries (the model's own reads are added). */
   reads: Reads;
-  /** Receives outside entries and whole cranks. */
+  /** Receives outside entries and whole cranks; its 'stop' ends the reading. */
   sink: CrankSink;
+  /** How to read: the caller's (pass-settings.ts). */
+  settings: PassSettings;
   /** Sees every entry, in order, before it is assembled into cranks. */
   observe?: (entry: SlogEntry, line: number) => void;
   /** Told of each line that is not a slog entry (default: nothing). */
   onBadLine?: (bad: BadLineReport) => void;
+  /**
+   * The bad lines up to this place were reported by an earlier read of the
+   * same inputs, which stopped here (analyses.ts reads a slog again after
+   * a restart): they are counted, not reported again.
+   */
+  reportedThrough?: PassPlace;
   /** Awaited after each batch of lines (output backpressure, progress), with the batch's bytes. */
   afterBatch?: (bytes: number) => Promise<void> | void;
   /** Called as each input is opened (a progress display). */
   onOpen?: (source: SlogSource) => void;
   /** Opens a path in place of the usual (following a growing file). May throw InputError. */
   open?: (path: string) => SlogSource | Promise<SlogSource>;
-  /** `plain` forces the plain path (default: the switches'). */
-  path?: ReadPath;
   /** Stands in for process.stdin (`-`). */
   stdin?: Readable;
-  /**
-   * Keep the process's heap flat (heap-governor.ts; not with SLOGULATE_HEAP=0).
-   * It sets V8 flags for the whole process: for the command line, not for a
-   * library caller.
-   */
-  governHeap?: boolean;
   /**
    * The consumer copes with BigStrings (scan/big-string.ts) in the entries
    * of big lines: it prints them through its BigTextScope (bigTextScope),
@@ -79,8 +88,6 @@ export interface PassConfig {
   bigStrings?: boolean;
   /** The scope the consumer prints those BigStrings in (the text render's: they print as its sentinels while it runs). */
   bigTextScope?: BigTextScope;
-  /** Lines over this many bytes are read as a stream (default: the switches', 4 MB). */
-  bigLineBytes?: number;
 }
 
 export interface PassResult {
@@ -88,145 +95,164 @@ export interface PassResult {
   name: string;
   /** The inputs read, by name. */
   sources: string[];
-  path: ReadPath;
+  /** The lines read each way, as the line reader counted them. */
+  read: Readonly<LinesRead>;
+  /** Lines read (a pass the sink stopped read none after the line it stopped at). */
   lines: number;
   entries: number;
   badLines: number;
+  /** Where the sink answered 'stop': the line whose entry it answered to. Undefined: every input was read to its end. */
+  stopped: PassPlace | undefined;
 }
 
-/** Runs one pass; resolves when every input was read and the model handed everything over. */
+/** Runs one pass; resolves when every input was read (or the sink said stop) and the model handed everything over. */
 export async function runPass(config: PassConfig): Promise<PassResult> {
-  let inputs: SlogInput[];
-  try {
-    inputs = expandInputs(config.inputs);
-  } catch (err) {
-    if (err instanceof InputError) throw new PassError(err.message, 'open');
-    throw err;
-  }
-  const s = switches();
-  const path: ReadPath = config.path ?? (s.fast ? 'fast' : 'plain');
+  const inputs = expandOrFail(config.inputs);
+  const { settings } = config;
   const reader = lineReader(mergeReads(MODEL_READS, config.reads), {
-    fast: path === 'fast',
-    checkReads: s.checkReads,
+    fast: settings.path === 'fast',
+    checkReads: settings.checkReads,
     bigStrings: config.bigStrings === true,
     printedIn: config.bigTextScope,
   });
-  const bigLineBytes = config.bigLineBytes ?? s.bigLineBytes;
-  const assembler = new CrankAssembler(config.sink, s.spill === undefined ? {} : { spillAt: s.spill });
-  const governor = config.governHeap && s.heap ? processGovernor(s) : undefined;
-  const observe = config.observe;
-  const result: PassResult = { name: inputsName(inputs), sources: [], path, lines: 0, entries: 0, badLines: 0 };
-
-  for (const input of inputs) {
-    let source: SlogSource;
-    try {
-      source =
-        config.open && typeof input === 'string' && input !== '-' ? await config.open(input) : await openInput(input, config.stdin);
-    } catch (err) {
-      if (err instanceof InputError) throw new PassError(err.message, 'open');
-      throw err;
-    }
+  const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
+  const result: PassResult = { name: inputsName(inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
+  const feed = new Feed(reader, assembler, config.observe, result);
+  for (let input = 0; input < inputs.length; input += 1) {
+    const source = await openOrFail(inputs[input] as SlogInput, config);
     result.sources.push(source.name);
     assembler.source = source.name;
     config.onOpen?.(source);
-    const bad = new BadLines(source.name, config.onBadLine);
+    const bad = new BadLines(source.name, reportedThrough(config.reportedThrough, input), config.onBadLine);
+    let stoppedAt: number | undefined;
     try {
-      for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
-        if (batch.big) {
-          // A line too big to hold, read as it streams (scan/big-line.ts); the heap kept flat as it goes.
-          if (governor) batch.big.onChunk = (bytes) => governor.tickBig(bytes);
-          const entry = await reader.readBig(batch.big);
-          result.lines += 1;
-          const line = batch.firstLine;
-          if (entry instanceof BadLine) {
-            result.badLines += 1;
-            bad.add(line, entry.why);
-          } else if (entry !== undefined) {
-            if (bad.pending) bad.flush();
-            bad.good += 1;
-            result.entries += 1;
-            if (observe) observe(entry, line);
-            assembler.push(entry, line);
-          }
-          if (governor || config.afterBatch) {
-            if (config.afterBatch) await config.afterBatch(batch.big.bytes);
-          }
-          continue;
-        }
-        feedBatch(batch, reader, assembler, observe, bad, result);
-        if (governor || config.afterBatch) {
-          // The slog's bytes, not the file's: 32 MB of gzip is some 200 MB of lines.
-          const bytes = batchBytes(batch);
-          governor?.tick(bytes);
-          if (config.afterBatch) await config.afterBatch(bytes);
-        }
-      }
+      stoppedAt = await readInput(source, feed, bad, config);
     } catch (err) {
-      try {
-        if (!(err instanceof InputEndsEarly)) throw err;
-        // Gzip data cut short (a live node's newest per-block file, a copy made mid-write): every line it held
-        // was read, its unfinished last line as a plain file's. One warning, counted as a bad line (--strict),
-        // and on with the next input.
-        result.badLines += 1;
-        bad.add(err.line, err.warning);
-      } catch (failure) {
-        // Whatever was read so far is still handed over.
-        assembler.end();
-        if (failure instanceof PassError) throw failure;
-        if (failure instanceof InputError) throw new PassError(failure.message, 'read');
-        throw failure;
-      }
+      // Whatever was read so far is still handed over.
+      assembler.end();
+      throw err instanceof InputError ? new PassError(err.message, 'read') : err;
     }
-    bad.flush();
+    if (stoppedAt !== undefined) {
+      result.stopped = { input, line: stoppedAt };
+      break;
+    }
   }
   assembler.end();
   return result;
 }
 
+function expandOrFail(inputs: readonly SlogInput[]): SlogInput[] {
+  try {
+    return expandInputs(inputs);
+  } catch (err) {
+    if (err instanceof InputError) throw new PassError(err.message, 'open');
+    throw err;
+  }
+}
+
+/** Opens an input (a usage error when it cannot be). What was read of the inputs before it stays in the model. */
+async function openOrFail(input: SlogInput, config: PassConfig): Promise<SlogSource> {
+  try {
+    return config.open && typeof input === 'string' && input !== '-' ? await config.open(input) : await openInput(input, config.stdin);
+  } catch (err) {
+    if (err instanceof InputError) throw new PassError(err.message, 'open');
+    throw err;
+  }
+}
+
+/** The last line of input `input` whose bad line was reported before (0: none, Infinity: all). */
+function reportedThrough(place: PassPlace | undefined, input: number): number {
+  if (place === undefined || input > place.input) return 0;
+  return input < place.input ? Infinity : place.line;
+}
+
 /**
- * Reads a batch's lines into entries and hands them to the model. A plain
- * function of its own, called once per batch: V8 optimises it as a whole
- * (no on-stack replacement inside the async pass, whose loop runs once per
- * batch), so the per-line loop is compiled once instead of once for
- * on-stack replacement and again after.
+ * Reads one input into the model, batch by batch, to its end (undefined)
+ * or to the line whose entry the sink answered 'stop' to (its number).
+ * Gzip data cut short (a live node's newest per-block file, a copy made
+ * mid-write) ends it as its end would: every line it held was read, its
+ * unfinished last line as a plain file's, and one warning is counted as a
+ * bad line (--strict). Any other failure is thrown.
  */
-function feedBatch(
-  batch: LineBatch,
-  reader: LineReader,
-  assembler: CrankAssembler,
-  observe: PassConfig['observe'],
-  bad: BadLines,
-  result: PassResult,
-): void {
-  const count = batch.spans.length / 2;
-  for (let i = 0; i < count; i += 1) {
-    const entry = reader.read(batch, i);
-    if (entry === undefined) continue;
+async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<number | undefined> {
+  const { heap, bigLineBytes } = config.settings;
+  try {
+    for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
+      const stoppedAt = batch.big ? await feed.bigLine(batch.big, batch.firstLine, bad, heap) : feed.batch(batch, bad);
+      if (stoppedAt !== undefined) return stoppedAt;
+      if (batch.big) {
+        if (config.afterBatch) await config.afterBatch(batch.big.bytes);
+      } else if (heap || config.afterBatch) {
+        // The slog's bytes, not the file's: 32 MB of gzip is some 200 MB of lines.
+        const bytes = batchBytes(batch);
+        heap?.tick(bytes);
+        if (config.afterBatch) await config.afterBatch(bytes);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof InputEndsEarly)) throw err;
+    feed.countBad();
+    bad.add(err.line, err.warning);
+  }
+  bad.flush();
+  return undefined;
+}
+
+/**
+ * Lines into the model: each entry to `observe` and the assembler, each
+ * bad line to its input's BadLines, all counted in the result. Its methods
+ * are not async: V8 optimises the per-line loop as a whole, once (no
+ * on-stack replacement inside the async pass, whose loop runs once per
+ * batch).
+ */
+class Feed {
+  constructor(
+    private readonly reader: LineReader,
+    private readonly assembler: CrankAssembler,
+    private readonly observe: PassConfig['observe'],
+    private readonly result: PassResult,
+  ) {}
+
+  /** A batch's lines, in order, to its end (undefined) or to the one whose entry the sink answered 'stop' to (its number). */
+  batch(batch: LineBatch, bad: BadLines): number | undefined {
+    const count = batch.spans.length / 2;
+    for (let i = 0; i < count; i += 1) {
+      if (this.line(this.reader.read(batch, i), batch.firstLine + i, bad) === 'stop') {
+        this.result.lines += i + 1;
+        return batch.firstLine + i;
+      }
+    }
+    this.result.lines += count;
+    return undefined;
+  }
+
+  /** A line too big to hold, read as it streams (scan/big-line.ts), the heap kept flat as it goes: as `batch`. */
+  async bigLine(big: BigLine, line: number, bad: BadLines, heap: HeapGovernor | undefined): Promise<number | undefined> {
+    if (heap) big.onChunk = (bytes) => heap.tickBig(bytes);
+    const entry = await this.reader.readBig(big);
+    this.result.lines += 1;
+    return this.line(entry, line, bad) === 'stop' ? line : undefined;
+  }
+
+  /** A bad line found outside the reader (gzip cut short). */
+  countBad(): void {
+    this.result.badLines += 1;
+  }
+
+  /** One line read: its entry to the model (and the sink's answer), its bad line to `bad`, or nothing (a blank line). */
+  private line(entry: SlogEntry | BadLine | undefined, line: number, bad: BadLines): SinkAnswer {
+    if (entry === undefined) return undefined;
     if (entry instanceof BadLine) {
-      result.badLines += 1;
-      bad.add(batch.firstLine + i, entry.why);
-      continue;
+      this.countBad();
+      bad.add(line, entry.why);
+      return undefined;
     }
     if (bad.pending) bad.flush();
     bad.good += 1;
-    result.entries += 1;
-    const line = batch.firstLine + i;
-    if (observe) observe(entry, line);
-    assembler.push(entry, line);
+    this.result.entries += 1;
+    if (this.observe) this.observe(entry, line);
+    return this.assembler.push(entry, line);
   }
-  result.lines += count;
-}
-
-/** One per process: its flags are the process's. */
-let governor: HeapGovernor | undefined;
-
-/** A pass's results were dropped (analyses.ts): where the heap is governed, its garbage is collected now. */
-export function passDropped(): void {
-  governor?.dropped();
-}
-function processGovernor(s: Switches): HeapGovernor {
-  governor ??= new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20 });
-  return governor;
 }
 
 /**
@@ -241,6 +267,8 @@ class BadLines {
 
   constructor(
     private readonly source: string,
+    /** Lines up to this one were reported by an earlier read (PassConfig's `reportedThrough`). */
+    private readonly reportedThrough: number,
     private readonly report: ((bad: BadLineReport) => void) | undefined,
   ) {}
 
@@ -250,7 +278,7 @@ class BadLines {
 
   add(line: number, why: string): void {
     if (this.good > 0) {
-      this.report?.({ source: this.source, line, why });
+      this.say(line, why);
       return;
     }
     this.held.push({ line, why });
@@ -260,7 +288,11 @@ class BadLines {
   }
 
   flush(): void {
-    for (const { line, why } of this.held) this.report?.({ source: this.source, line, why });
+    for (const { line, why } of this.held) this.say(line, why);
     this.held.length = 0;
+  }
+
+  private say(line: number, why: string): void {
+    if (line > this.reportedThrough) this.report?.({ source: this.source, line, why });
   }
 }

@@ -13,6 +13,7 @@ import { TextRenderer, type TextOut } from '../render/text-renderer.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
 import { runPass, type BadLineReport, type PassResult } from './pass.js';
+import { settingsFor, type PassSettings } from './pass-settings.js';
 
 export interface RenderConfig {
   inputs: readonly SlogInput[];
@@ -26,11 +27,11 @@ export interface RenderConfig {
   afterBatch?: (bytes: number) => Promise<void> | void;
   onOpen?: (source: SlogSource) => void;
   open?: (path: string) => SlogSource | Promise<SlogSource>;
-  /** `plain` forces the plain path. */
+  /** How to read (default: the switches', read once per call; pass-settings.ts). */
+  settings?: PassSettings;
+  /** `plain` forces the plain path (over `settings`). */
   path?: ReadPath;
   stdin?: Readable;
-  /** Keep the process's heap flat (the command line; pass.ts). */
-  governHeap?: boolean;
 }
 
 export interface RenderResult extends PassResult {
@@ -84,9 +85,8 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
       config.onOpen?.(source);
     },
     open: config.open,
-    path: config.path,
+    settings: settingsFor(config),
     stdin: config.stdin,
-    governHeap: config.governHeap,
     // Big strings go out through the renderer's scope (render/text-renderer.ts).
     bigStrings: true,
     bigTextScope: renderer.bigText,

@@ -1,6 +1,6 @@
 /**
  * The passes of `slogulate report`: each run's files read once through the
- * usual pass (runSlog, reading most lines as small entries), then the top
+ * usual pass (pass.ts, reading most lines as small entries), then the top
  * cranks' lines read again for their text (crank-texts.ts); with two runs,
  * both read at the same time, then compared as `compare` does.
  *
@@ -19,7 +19,7 @@ import { chooseSeries } from '../report/series.js';
 import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
 import { restartableAnalysisPass, type Made } from './analyses.js';
 import type { BadLineReport } from './pass.js';
-import { switches } from './switches.js';
+import { settingsFor, type PassSettings } from './pass-settings.js';
 import { MarkErrors } from './mark-errors.js';
 import { UsageError } from './usage-error.js';
 
@@ -47,8 +47,8 @@ export interface ReportRequest {
   onBadLine?: (bad: BadLineReport) => void;
   /** Told what the user should know (a round without its end mark...). */
   warn?: (message: string) => void;
-  /** Keep the process's heap flat (the command line; pass.ts). */
-  governHeap?: boolean;
+  /** How to read (default: the switches', read once per report; pass-settings.ts). */
+  settings?: PassSettings;
 }
 
 export interface ReportOutcome {
@@ -61,7 +61,7 @@ interface RunRead {
   input: SideInput;
 }
 
-async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, compare: boolean): Promise<RunRead> {
+async function readRun(files: string[], role: SideInput['role'], req: ReportRequest, settings: PassSettings, compare: boolean): Promise<RunRead> {
   // Everything the pass builds is made by `make`: the pass may start over at a restart (analyses.ts).
   const make = (): Made<{ side: ReportSide; rounds: Rounds | undefined }> => {
     const rounds = req.roundMarks ? new Rounds() : undefined;
@@ -86,7 +86,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
     {
       inputs: files,
       ...(req.onBadLine ? { onBadLine: req.onBadLine } : {}),
-      ...(req.governHeap ? { governHeap: true } : {}),
+      settings,
       onWarning: warn,
     },
     REPORT_READS,
@@ -103,7 +103,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
     for (const w of rounds.unendedWarnings(name)) warn(w);
   }
   if (collected.aggregate.cranks.seen === 0) warn(`${name}: no cranks`);
-  const spillAt = switches().spill;
+  const { spillAt } = settings;
   const byPlace = await readCrankTexts([...collected.places.values()], {
     annotations: req.annotations,
     vats: collected.vats,
@@ -130,11 +130,15 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
 
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
   const bucket = req.roundMarks ? {} : { every: req.every ?? DEFAULT_EVERY };
+  const settings = settingsFor(req);
   if (req.runs.length === 1) {
-    const run = await readRun(req.runs[0] as string[], 'slog', req, false);
+    const run = await readRun(req.runs[0] as string[], 'slog', req, settings, false);
     return { data: reportData({ sides: [run.input], ...bucket }), thresholds: [] };
   }
-  const [base, head] = await Promise.all([readRun(req.runs[0] as string[], 'base', req, true), readRun(req.runs[1] as string[], 'head', req, true)]);
+  const [base, head] = await Promise.all([
+    readRun(req.runs[0] as string[], 'base', req, settings, true),
+    readRun(req.runs[1] as string[], 'head', req, settings, true),
+  ]);
   // Both runs on the same axis: per block only when both slogs have blocks.
   const shared = chooseSeries([base.collected.seriesAll, head.collected.seriesAll]);
   for (const run of [base, head]) run.input.series = run.collected.seriesAll[shared] as SideInput['series'];

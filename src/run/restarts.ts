@@ -24,9 +24,8 @@ import { isGzipMagic, type SlogInput } from '../source/open.js';
  * Read in pieces under glibc's 128 KB mmap threshold: a bigger buffer is
  * mmapped, and freeing it raises the threshold to its size for the rest of
  * the process (and the heap's trim threshold to twice that), so that every
- * later allocation under that size stays in malloc's arenas. A 4 MB buffer
- * here left `compare FILE FILE` 15-25 MB of malloc heap it never gave back
- * (peaks 93-104 MB; now 76-79 MB).
+ * later allocation under that size stays in malloc's arenas: malloc heap
+ * the process never gives back.
  */
 export const SCAN_CHUNK = 64 << 10;
 export const MARK = Buffer.from('"kernel-init-start"');

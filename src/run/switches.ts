@@ -5,29 +5,26 @@
  * | variable | effect |
  * |---|---|
  * | SLOGULATE_FAST=0 | the plain path: every line JSON.parse'd (the reference the fast path is tested against) |
- * | SLOGULATE_WORKERS=N | the text render on N worker threads besides the main one (run/parallel/; off by default) |
  * | SLOGULATE_CHECK_READS=1 | entries throw when a consumer reads a field it did not ask for (the tests set it) |
  * | SLOGULATE_HEAP=0 | no heap governor (run/heap-governor.ts) |
  * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap, and the old generation's growth that makes it collect |
  * | SLOGULATE_SPILL=N | a crank spills its syscalls into its sink's figures at N held (default 1024, model/assembler.ts; 0 never): the tests make it small |
- * | SLOGULATE_CHUNK_BYTES, SLOGULATE_WORKERS_AFTER, SLOGULATE_MAX_CHUNK_BYTES | the parallel render's chunking |
  * | SLOGULATE_BIG_LINE_BYTES=N | lines over N bytes are read as a stream of tokens (default 4 MB, source/lines.ts; tests use small N) |
+ *
+ * The pass reads none of them: its callers (run/'s entry points, cli/) read
+ * them once and hand it what they say (pass-settings.ts).
  */
 
 import { BIG_LINE_BYTES } from '../source/lines.js';
 
 export interface Switches {
   fast: boolean;
-  workers: number;
   checkReads: boolean;
   heap: boolean;
   heapYoungMb: number;
   heapGcMb: number;
   /** Syscalls an open crank holds before it spills (undefined: the default). */
   spill: number | undefined;
-  chunkBytes: number | undefined;
-  workersAfter: number | undefined;
-  maxChunkBytes: number | undefined;
   bigLineBytes: number;
 }
 
@@ -41,15 +38,11 @@ function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
 export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
   return {
     fast: env.SLOGULATE_FAST !== '0',
-    workers: Math.min(envNumber(env, 'SLOGULATE_WORKERS') ?? 0, 15),
     checkReads: env.SLOGULATE_CHECK_READS === '1',
     heap: env.SLOGULATE_HEAP !== '0',
     heapYoungMb: envNumber(env, 'SLOGULATE_HEAP_YOUNG_MB') ?? 8,
     heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 8,
     spill: envNumber(env, 'SLOGULATE_SPILL'),
-    chunkBytes: envNumber(env, 'SLOGULATE_CHUNK_BYTES'),
-    workersAfter: envNumber(env, 'SLOGULATE_WORKERS_AFTER'),
-    maxChunkBytes: envNumber(env, 'SLOGULATE_MAX_CHUNK_BYTES'),
     bigLineBytes: envNumber(env, 'SLOGULATE_BIG_LINE_BYTES') ?? BIG_LINE_BYTES,
   };
 }

@@ -10,6 +10,9 @@
  *
  * A line over the big-line threshold (source/lines.ts) is read as a stream
  * of tokens instead (`readBig`, big-line.ts), whatever the path.
+ *
+ * The reader counts the lines it read each way (`linesRead`): what a pass
+ * reports as the way its lines were read, and what the tests check.
  */
 import { batchText, lineText, type BigLine, type LineBatch } from '../source/lines.js';
 import { readBigLine, type BigLineOptions } from './big-line.js';
@@ -35,9 +38,21 @@ export interface LineReaderOptions {
   printedIn?: BigTextScope;
 }
 
+/** Lines read each way. */
+export interface LinesRead {
+  /** By the byte reader (fast-reader.ts). */
+  fast: number;
+  /** By JSON.parse (plain-reader.ts): every line on the plain path; on the fast path, the lines the byte reader did not take (blank, bad, or of another shape or type). */
+  plain: number;
+  /** As a stream of tokens (big-line.ts): lines over the big-line threshold, whatever the path. */
+  big: number;
+}
+
 export interface LineReader {
   readonly path: ReadPath;
   readonly plan: ReadPlan;
+  /** The lines read so far, each way. */
+  readonly linesRead: Readonly<LinesRead>;
   /** Line `i` of the batch: its entry, a BadLine, or undefined for a blank line. */
   read(batch: LineBatch, i: number): SlogEntry | BadLine | undefined;
   /** A big line (a batch's `big`), read as it streams. */
@@ -72,6 +87,7 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
   const plan = planReads(reads);
   const fast = options.fast !== false ? new FastReader(plan) : undefined;
   const check = options.checkReads === true;
+  const linesRead: LinesRead = { fast: 0, plain: 0, big: 0 };
 
   function plain(batch: LineBatch, i: number, last: boolean): SlogEntry | BadLine | undefined {
     const start = batch.spans[2 * i] as number;
@@ -90,23 +106,29 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
     const last = batch.unterminatedLast && 2 * i + 2 === batch.spans.length;
     if (fast) {
       const entry = fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
-      if (entry !== undefined) return entry;
+      if (entry !== undefined) {
+        linesRead.fast += 1;
+        return entry;
+      }
     }
+    linesRead.plain += 1;
     return plain(batch, i, last);
   }
 
   const bigOptions: BigLineOptions = { bigStrings: options.bigStrings === true, printedIn: options.printedIn };
   async function readBig(line: BigLine): Promise<SlogEntry | BadLine | undefined> {
+    linesRead.big += 1;
     const { entry, syscallName } = await readBigLine(line, plan, bigOptions);
     if (!check || entry === undefined || entry instanceof BadLine) return entry;
     return checkedEntry(entry, plan, syscallName);
   }
 
-  if (!check) return { path: fast ? 'fast' : 'plain', plan, read, readBig };
+  if (!check) return { path: fast ? 'fast' : 'plain', plan, linesRead, read, readBig };
   const byName = Object.keys(reads.bySyscallName ?? {}).length > 0;
   return {
     path: fast ? 'fast' : 'plain',
     plan,
+    linesRead,
     read(batch, i) {
       const entry = read(batch, i);
       if (entry === undefined || entry instanceof BadLine) return entry;

@@ -12,6 +12,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface AnnotateOptions {
   merge?: string;
@@ -23,7 +24,7 @@ export async function annotateCommand(files: string[], opts: AnnotateOptions): P
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.merge], force: opts.force });
   const merge = opts.merge === undefined ? undefined : annotationsFrom({ annotations: opts.merge });
   const { model, reader } = await passOrFail(
-    krefModelOf({ inputs: files, start: () => ({ vats: new VatNames(merge?.vatNames), value: undefined }), ...ANALYSIS_REPORTS, governHeap: true }),
+    krefModelOf({ inputs: files, start: () => ({ vats: new VatNames(merge?.vatNames), value: undefined }), ...ANALYSIS_REPORTS, settings: commandSettings() }),
   );
   const json = annotationFile(new AutoNames(model, reader.vats), merge);
   out.write(`${JSON.stringify(json, null, 2)}\n`);

@@ -19,6 +19,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { compareSideOf } from '../../run/analyses.js';
 import { PassError } from '../../run/pass.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { commandSettings, type PassSettings } from '../../run/pass-settings.js';
 import { MarkErrors } from '../../run/mark-errors.js';
 import { describe as fileProblem } from '../../source/open.js';
 import { SUMMARIES } from './summaries.js';
@@ -88,6 +89,8 @@ async function roundsOf(perRound: boolean, log: string | undefined): Promise<Rou
 
 interface SideArgs {
   which: 'base' | 'head';
+  /** The command's, shared by both sides. */
+  settings: PassSettings;
   file: string;
   log: string | undefined;
   /** Per round: the rounds, with the log's marks when there is a log. */
@@ -111,7 +114,7 @@ async function readSide(args: SideArgs): Promise<SideRead> {
     side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
     wrap: (sink) => new MarkErrors(sink),
     ...ANALYSIS_REPORTS,
-    governHeap: true,
+    settings: args.settings,
   });
   // Not a slog at all (its first lines are not slog entries): a side that cannot be compared (a usage error).
   const notSlog = (err: unknown): never => {
@@ -215,7 +218,7 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
-    const common = { selection, vatNames: annotations.vatNames };
+    const common = { selection, vatNames: annotations.vatNames, settings: commandSettings() };
     const baseRounds = await roundsOf(perRound, opts.baseLog);
     const headRounds = await roundsOf(perRound, opts.headLog);
     const [baseRead, headRead] = await Promise.all([

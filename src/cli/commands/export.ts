@@ -13,6 +13,7 @@ import { writeError } from '../output.js';
 import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface ExportCliOptions {
   to: string;
@@ -22,8 +23,11 @@ interface ExportCliOptions {
   quiet?: boolean;
 }
 
-/** The export's pass on the command line: bad lines reported, a pass that cannot go on as one line. */
-export const cliExportPass: SlogPass = (file, sink, afterBatch) => passOrFail(exportPass(reportBadLine)(file, sink, afterBatch));
+/** The export's pass on the command line, one for the whole command: bad lines reported, a pass that cannot go on as one line. */
+export function cliExportPass(): SlogPass {
+  const pass = exportPass(reportBadLine, commandSettings());
+  return (file, sink, afterBatch) => passOrFail(pass(file, sink, afterBatch));
+}
 
 /**
  * On SIGINT or SIGTERM, stop DuckDB's work in order (a Parquet export's
@@ -97,7 +101,7 @@ Examples:
         format: opts.format,
         replace: opts.replace,
         sourcePrefix: opts.sourcePrefix,
-        pass: cliExportPass,
+        pass: cliExportPass(),
       });
     } catch (err) {
       throw await cliError(err);

@@ -14,6 +14,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface FlowOptions {
   cranks?: string;
@@ -45,7 +46,7 @@ export async function flowCommand(files: string[], opts: FlowOptions): Promise<n
         };
       },
       ...ANALYSIS_REPORTS,
-      governHeap: true,
+      settings: commandSettings(),
     }),
   );
   const { vats } = reader;

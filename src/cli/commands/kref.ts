@@ -15,6 +15,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { krefModelOf, type KrefReader } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface KrefOptions {
   annotations?: string;
@@ -46,7 +47,7 @@ export async function krefCommand(wanted: string, files: string[], opts: KrefOpt
     const history = new KrefHistory(kref, ctx, new KernelLines(ctx));
     return { vats, value: history, onCrank: (crank) => history.crank(crank) };
   };
-  const { model, reader, pass } = await passOrFail(krefModelOf({ inputs: files, start, ...ANALYSIS_REPORTS, governHeap: true }));
+  const { model, reader, pass } = await passOrFail(krefModelOf({ inputs: files, start, ...ANALYSIS_REPORTS, settings: commandSettings() }));
   const { vats, value: history } = reader;
   if (!model.has(id)) throw new CliError(`${kref} does not appear in ${pass.name}`, EXIT_FAILURE);
   out.write(`${history.lines(id, model, new AutoNames(model, vats)).join('\n')}\n`);

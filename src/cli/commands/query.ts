@@ -38,7 +38,7 @@ Examples:
         sql,
         inputs,
         format: opts.format,
-        pass: cliExportPass,
+        pass: cliExportPass(),
         write: (text) => out.write(text),
         drained: () => out.drained(),
       });

@@ -9,6 +9,7 @@ import { verdict } from '../../analyses/compare/compare-report.js';
 import { reportHtml } from '../../report/html.js';
 import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
+import { commandSettings } from '../../run/pass-settings.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
@@ -80,7 +81,7 @@ Examples:
         onBadLine: reportBadLine,
         // Also what the figures may get wrong (a restart that ran again more cranks than were held back).
         warn,
-        governHeap: true,
+        settings: commandSettings(),
       }),
     );
     out.write(reportHtml(outcome.data));

@@ -10,6 +10,7 @@ import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { commandSettings } from '../../run/pass-settings.js';
 
 interface StatsCliOptions {
   json?: boolean;
@@ -49,7 +50,7 @@ Examples:
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
-    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, ...ANALYSIS_REPORTS, governHeap: true }));
+    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, ...ANALYSIS_REPORTS, settings: commandSettings() }));
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
     // No cranks: the tables still print, with zeros (a script reading them finds them).

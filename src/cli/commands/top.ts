@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top/top.js';
 import { topOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
+import { commandSettings } from '../../run/pass-settings.js';
 import { annotationOptions, annotationsFrom, noCranksWarning, parsePositiveInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
@@ -76,7 +77,7 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const { top: result, cranksSelected, pass } = await passOrFail(
-      topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, ...ANALYSIS_REPORTS, governHeap: true }),
+      topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, ...ANALYSIS_REPORTS, settings: commandSettings() }),
     );
     if (cranksSelected === 0) {
       warn(noCranksWarning(pass.name, selection, result.selection));

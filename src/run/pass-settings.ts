@@ -1,0 +1,47 @@
+/**
+ * How a pass reads, handed to it by its caller: the pass (pass.ts) reads no
+ * environment switch. The command line makes these once per command
+ * (`commandSettings`), run/'s entry points once per call when not handed
+ * any (`settingsFrom`), both from the switches (switches.ts); a test may
+ * say otherwise.
+ */
+import type { ReadPath } from '../scan/line-reader.js';
+import { HeapGovernor } from './heap-governor.js';
+import { switches, type Switches } from './switches.js';
+
+export interface PassSettings {
+  /** `fast`: the byte reader, with the plain path for the lines it does not take; `plain`: every line JSON.parse'd. */
+  readonly path: ReadPath;
+  /** Entries throw when a consumer reads a field it did not declare (scan/checked-entries.ts; the tests). */
+  readonly checkReads: boolean;
+  /** The open crank spills at this many held syscalls (model/assembler.ts; 0: never; undefined: the assembler's default). */
+  readonly spillAt: number | undefined;
+  /** Lines over this many bytes are read as a stream of tokens (scan/big-line.ts). */
+  readonly bigLineBytes: number;
+  /**
+   * Keeps the process's heap flat (heap-governor.ts). It sets V8 flags for
+   * the whole process: the command line's, never a library caller's.
+   */
+  readonly heap: HeapGovernor | undefined;
+}
+
+/** What the switches say, without a heap governor (a library caller, a test). */
+export function settingsFrom(s: Switches = switches()): PassSettings {
+  return { path: s.fast ? 'fast' : 'plain', checkReads: s.checkReads, spillAt: s.spill, bigLineBytes: s.bigLineBytes, heap: undefined };
+}
+
+/**
+ * The command line's: what the switches say, and a heap governor unless
+ * SLOGULATE_HEAP=0. Made once per command and handed to each of its passes
+ * (the two sides of `compare` share it).
+ */
+export function commandSettings(s: Switches = switches()): PassSettings {
+  const heap = s.heap ? new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20 }) : undefined;
+  return { ...settingsFrom(s), heap };
+}
+
+/** The settings a run/ entry point reads with: the caller's (else the switches'), on the path the caller asks for, if it asks. */
+export function settingsFor(caller: { settings?: PassSettings; path?: ReadPath }): PassSettings {
+  const settings = caller.settings ?? settingsFrom();
+  return caller.path === undefined || caller.path === settings.path ? settings : { ...settings, path: caller.path };
+}
