@@ -77,7 +77,12 @@ describe('a restart that runs again more cranks than were held back', () => {
 
   it('with no crank held, an entry goes on at once (a slog of many entries and no cranks holds nothing)', () => {
     const seen: string[] = [];
-    const held = new CommittedCranks({ entry: (e) => seen.push(e.type), crank: () => undefined });
+    const held = new CommittedCranks({
+      entry: (e) => {
+        seen.push(e.type);
+      },
+      crank: () => undefined,
+    });
     held.entry({ type: 'kernel-init-start' }, 1);
     for (let i = 0; i < 3; i += 1) held.entry({ type: 'kernel-stats' }, 2 + i);
     expect(seen).toEqual(['kernel-init-start', 'kernel-stats', 'kernel-stats', 'kernel-stats']);

@@ -246,7 +246,12 @@ describe('the crank model spills', () => {
     const { CommittedCranks } = await import('../src/model/executions.js');
     expect(new CommittedCranks({ entry: () => undefined, crank: () => undefined }).spill).toBeUndefined();
     let items = 0;
-    const plain: CrankSink = { entry: () => undefined, crank: (crank) => (items = Math.max(items, crank.items.length)) };
+    const plain: CrankSink = {
+      entry: () => undefined,
+      crank: (crank) => {
+        items = Math.max(items, crank.items.length);
+      },
+    };
     const assembler = new CrankAssembler(plain, { spillAt: 1 });
     const reader = lineReader(MODEL_READS, { fast: true });
     for await (const batch of readLines((await openInput(slogPath('a-xs-3'))).chunks())) {

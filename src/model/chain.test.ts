@@ -88,7 +88,13 @@ async function modelStamps(file: string): Promise<string[]> {
   const stamps: string[] = [];
   const stamp = (c: Crank): string =>
     `${c.block ? `${c.block.height}${c.block.again ? ' again' : ''}` : '-'} / ${c.run ? `${c.run.num} ${c.run.phase} ${triggerText(c.run.trigger)}` : '-'}`;
-  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: (c) => stamps.push(stamp(c)) } });
+  const sink = {
+    entry: () => undefined,
+    crank: (c: Crank) => {
+      stamps.push(stamp(c));
+    },
+  };
+  await runPass({ inputs: [file], reads: READ_NOTHING, sink });
   return stamps;
 }
 
