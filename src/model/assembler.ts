@@ -19,6 +19,10 @@
  *   the kernel had not committed: a crank whose number the slog already
  *   showed before the restart is marked `again`.
  *
+ * Each entry goes to one small handler for its kind (`push`), each stating
+ * what holds when it runs. Syscalls are paired with their results one of
+ * two ways (syscall-pairing.ts), chosen once for the sink.
+ *
  * Memory: one crank at a time, and of a crank of many syscalls, at most
  * `spillAt` of them ("Spilling" below).
  *
@@ -32,11 +36,12 @@
  * syscalls belonged to); `crank.spilled` says how many of the items the
  * sink has already seen. The crank comes to `crank()` as usual when it
  * ends, with the syscalls held since the last spill, and its `timing` whole.
- * A sink without `spill` gets every item, as before. A wrapper passes
- * `spill` on only when its inner sink has it (`forwardSpill`).
+ * A sink without `spill` gets every item. A wrapper passes `spill` on only
+ * when its inner sink has it (`forwardSpill`).
  */
 import { ChainTracker } from './chain.js';
 import type { Crank, CrankItem, CrankOpening, SyscallPair } from './crank.js';
+import { HeldPairs, SumsOnly, type SyscallPairing } from './syscall-pairing.js';
 import {
   isCrankEntry,
   vatOf,
@@ -94,13 +99,14 @@ export function forwardSpill(inner: CrankSink): ((crank: Crank) => void) | undef
 
 export class CrankAssembler {
   private current: Crank | undefined;
-  private pending: SyscallPair | undefined;
   /** Kernel starts seen: more than one means restarts. */
   private kernelStarts = 0;
   private sawCrankStart = false;
   /** The highest crank number seen, and the highest seen before the last restart (cranks up to it ran before). */
   private maxCrank = -1;
   private ranBefore = -1;
+  /** The sink answered 'stop' during the current `push` or `end`. */
+  private stopped = false;
 
   /** The input now read (a slog read from several files): cranks are told where they began. */
   source = '';
@@ -111,21 +117,16 @@ export class CrankAssembler {
   private readonly spillAt: number;
   /** Syscalls the open crank holds in its items. */
   private heldSyscalls = 0;
-  /** The sink reads no syscalls (CrankSink.syscallsUnread): none are held, only their sums kept. */
-  private readonly dropSyscalls: boolean;
-  /** With dropSyscalls, the syscall awaiting its result (in place of `pending`): its time, whether it is a replay's. */
-  private callOpen = false;
-  private callTime = NaN;
-  private callReplay = false;
-  /** What the sink answered to what the current push (or end) handed over: 'stop' if it answered 'stop' to any. */
-  private answer: SinkAnswer = undefined;
+  /** How syscalls meet their results: held pairs, or sums only for a sink that reads none (CrankSink.syscallsUnread). */
+  private readonly pairing: SyscallPairing;
 
   constructor(
     private readonly sink: CrankSink,
     options: AssemblerOptions = {},
   ) {
     this.spillAt = sink.spill ? (options.spillAt ?? SPILL_SYSCALLS) : 0;
-    this.dropSyscalls = sink.syscallsUnread === true && (options.spillAt ?? SPILL_SYSCALLS) > 0;
+    const sumsOnly = sink.syscallsUnread === true && (options.spillAt ?? SPILL_SYSCALLS) > 0;
+    this.pairing = sumsOnly ? new SumsOnly() : new HeldPairs((crank, pair) => this.hold(crank, pair));
   }
 
   /** Is a crank open (started, not finished)? */
@@ -138,130 +139,170 @@ export class CrankAssembler {
     return Math.max(0, this.kernelStarts - 1);
   }
 
-  /** Takes the next entry; 'stop' when the sink answered 'stop' to anything this handed over. */
+  /** Takes the slog's next entry; 'stop' when the sink answered so to anything handed over meanwhile. */
   push(entry: SlogEntry, line: number): SinkAnswer {
-    this.answer = undefined;
-    this.take(entry, line);
-    return this.answer;
+    this.stopped = false;
+    switch (entry.type) {
+      case 'crank-start':
+        this.crankStart(entry as CrankStartEntry, line);
+        break;
+      case 'kernel-init-start':
+        this.kernelInitStart(entry, line);
+        break;
+      default: {
+        const crank = this.crankOf(entry, line);
+        if (crank === undefined) this.passOn(entry, line);
+        else this.inOpenCrank(crank, entry);
+      }
+    }
+    return this.stopped ? 'stop' : undefined;
   }
 
-  private take(entry: SlogEntry, line: number): void {
-    const type = entry.type;
-    if (type === 'crank-start') {
-      const open = this.current;
-      // The same crank-start again (a line written twice): the first stands for nothing.
-      if (open && open.items.length === 0 && open.spilled === undefined && open.timing.syscallCount === 0 && !this.callOpen && open.crankNum === (entry as CrankStartEntry).crankNum)
-        this.current = undefined;
-      else if (open) this.flushUnfinished();
-      this.sawCrankStart = true;
-      this.open(entry as CrankStartEntry, undefined, 'start', line);
-      return;
-    }
+  /** End of input: a crank still open is handed over as unfinished. 'stop' when the sink answered so to it. */
+  end(): SinkAnswer {
+    this.stopped = false;
+    if (this.current) this.flushUnfinished();
+    return this.stopped ? 'stop' : undefined;
+  }
+
+  // ---- one handler per kind of entry
+
+  /**
+   * A crank-start: a new crank opens. Precondition: none (a crank may be
+   * open: it ends unfinished, or, when it is this same crank-start written
+   * twice and holds nothing yet, it stands for nothing and is dropped).
+   */
+  private crankStart(start: CrankStartEntry, line: number): void {
+    const open = this.current;
+    if (open && this.isEmptyTwin(open, start)) this.current = undefined;
+    else if (open) this.flushUnfinished();
+    this.sawCrankStart = true;
+    this.open(start, undefined, 'start', line);
+  }
+
+  /** The open crank was begun by the same crank-start as `start` and holds nothing yet. */
+  private isEmptyTwin(open: Crank, start: CrankStartEntry): boolean {
+    return (
+      open.items.length === 0 &&
+      open.spilled === undefined &&
+      open.timing.syscallCount === 0 &&
+      !this.pairing.waiting &&
+      open.crankNum === start.crankNum
+    );
+  }
+
+  /** A kernel-init-start: the kernel starts (again, after the first: a restart). Precondition: none; an open crank will not finish. */
+  private kernelInitStart(entry: SlogEntry, line: number): void {
+    this.chain.entry(entry);
+    if (this.current) this.flushUnfinished();
+    this.kernelStarts += 1;
+    if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxCrank);
+    this.passOn(entry, line);
+  }
+
+  /**
+   * The crank an entry (other than crank-start and kernel-init-start)
+   * belongs to, opening one for a crank entry with a number when none is
+   * open; undefined: the entry is outside any crank. An entry of another
+   * crank than the open one ends that one unfinished.
+   */
+  private crankOf(entry: SlogEntry, line: number): Crank | undefined {
     const crankEntry = isCrankEntry(entry);
     if (!crankEntry) this.chain.entry(entry);
-    if (type === 'kernel-init-start') {
-      // The kernel starts again (a restart): what was open will not finish.
-      if (this.current) this.flushUnfinished();
-      this.kernelStarts += 1;
-      if (this.kernelStarts > 1) this.ranBefore = Math.max(this.ranBefore, this.maxCrank);
-      this.heard(this.sink.entry(entry, line));
-      return;
-    }
     const crankNum = crankEntry ? (entry as { crankNum?: number }).crankNum : undefined;
     let crank = this.current;
     if (crankNum !== undefined && crank !== undefined && crank.crankNum === crank.crankNum && crankNum !== crank.crankNum) {
-      // Another crank's entry: this crank will not finish (its crank-finish is missing), and that one began without its crank-start.
+      // Another crank's entry: this crank's crank-finish is missing, and that crank began without its crank-start.
       this.flushUnfinished();
       crank = undefined;
     }
     if (!crank) {
-      if (crankNum === undefined || type === 'crank-finish') {
-        this.heard(this.sink.entry(entry, line));
-        return;
-      }
+      if (crankNum === undefined || entry.type === 'crank-finish') return undefined;
       crank = this.open(undefined, entry as CrankEntry, this.sawCrankStart ? 'no-start' : 'before-slog', line);
     }
     crank.lastLine = line;
     if (crankNum !== undefined && crank.crankNum !== crank.crankNum) this.number(crank, crankNum);
-    switch (type) {
+    return crank;
+  }
+
+  /** An entry inside a crank, to its kind's handler. Precondition: `crank` is the open crank (crankOf). */
+  private inOpenCrank(crank: Crank, entry: SlogEntry): void {
+    switch (entry.type) {
       case 'crank-finish':
-        this.close(entry as CrankFinishEntry);
+        this.crankFinish(crank, entry as CrankFinishEntry);
         return;
-      case 'syscall': {
-        const call = entry as SyscallEntry;
-        const replay = call.replay === true;
-        if (!replay) crank.timing.syscallCount += 1;
-        if (this.dropSyscalls) {
-          this.callOpen = true;
-          this.callTime = call.time ?? NaN;
-          this.callReplay = replay;
-        } else {
-          if (this.pending) this.settlePending();
-          this.pending = { kind: 'syscall', call, seconds: 0, replay };
-        }
-        if (!replay) this.noteVat(entry);
+      case 'syscall':
+        this.syscall(crank, entry as SyscallEntry);
         return;
-      }
-      case 'syscall-result': {
-        if (this.dropSyscalls) {
-          // The same sum as a pair's `seconds` below; a result without its call is dropped as a syscall's.
-          if (this.callOpen) {
-            const seconds = (entry.time ?? NaN) - this.callTime;
-            if (!this.callReplay && Number.isFinite(seconds)) crank.timing.syscall += seconds;
-            this.callOpen = false;
-          }
-          return;
-        }
-        const pair = this.pending;
-        if (pair) {
-          pair.result = entry as SyscallResultEntry;
-          pair.seconds = (entry.time ?? NaN) - (pair.call.time ?? NaN);
-          if (!pair.replay && Number.isFinite(pair.seconds)) crank.timing.syscall += pair.seconds;
-          this.pending = undefined;
-          this.hold(crank, pair);
-        } else {
-          crank.items.push({ kind: 'entry', entry });
-        }
+      case 'syscall-result':
+        this.syscallResult(crank, entry as SyscallResultEntry);
         return;
-      }
-      case 'deliver': {
-        const deliver = entry as DeliverEntry;
-        if (deliver.replay !== true) {
-          crank.deliver ??= deliver;
-          // An older kernel's crank-start does not say: a crank that delivers is a delivery crank.
-          if (crank.crankType === '') crank.crankType = 'delivery';
-        }
-        break;
-      }
-      case 'deliver-result': {
-        const dr = entry as DeliverResultEntry;
-        if (dr.replay !== true) {
-          crank.deliverResult = dr;
-          if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
-        }
-        break;
-      }
+      case 'deliver':
+        this.deliver(crank, entry as DeliverEntry);
+        return;
+      case 'deliver-result':
+        this.deliverResult(crank, entry as DeliverResultEntry);
+        return;
       default:
-        break;
+        this.item(crank, entry);
     }
-    if ((entry as { replay?: unknown }).replay !== true) this.noteVat(entry);
+  }
+
+  /** A crank-finish: the crank ends, finished. Precondition: `crank` is the open crank. */
+  private crankFinish(crank: Crank, finish: CrankFinishEntry): void {
+    this.pairing.settle(crank);
+    crank.finish = finish;
+    crank.timing.total = crank.start ? (finish.time ?? NaN) - (crank.start.time ?? NaN) : (finish.seconds ?? NaN);
+    this.handOver(crank);
+  }
+
+  /** A syscall: a live one is counted and may name the crank's vat; a replay's is not the crank's. Precondition: `crank` is the open crank. */
+  private syscall(crank: Crank, call: SyscallEntry): void {
+    const replay = call.replay === true;
+    if (!replay) crank.timing.syscallCount += 1;
+    this.pairing.call(crank, call, replay);
+    if (!replay) this.noteVat(crank, call);
+  }
+
+  /** A syscall-result: it answers the syscall waiting for it, if any (syscall-pairing.ts). Precondition: `crank` is the open crank. */
+  private syscallResult(crank: Crank, result: SyscallResultEntry): void {
+    this.pairing.result(crank, result);
+  }
+
+  /** A deliver: the first live one is the crank's delivery, and makes it a delivery crank where no entry said. Precondition: `crank` is the open crank. */
+  private deliver(crank: Crank, deliver: DeliverEntry): void {
+    if (deliver.replay !== true) {
+      crank.deliver ??= deliver;
+      if (crank.crankType === '') crank.crankType = 'delivery';
+    }
+    this.item(crank, deliver);
+  }
+
+  /** A deliver-result: the last live one is the crank's, with its computrons. Precondition: `crank` is the open crank. */
+  private deliverResult(crank: Crank, dr: DeliverResultEntry): void {
+    if (dr.replay !== true) {
+      crank.deliverResult = dr;
+      if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
+    }
+    this.item(crank, dr);
+  }
+
+  /** Any other entry inside a crank (clist, console, create-vat, start-replay...): an item; a live one may name the crank's vat. Precondition: `crank` is the open crank. */
+  private item(crank: Crank, entry: SlogEntry): void {
+    if ((entry as { replay?: unknown }).replay !== true) this.noteVat(crank, entry);
     crank.items.push({ kind: 'entry', entry });
   }
 
-  /** End of input: a crank still open is handed over as unfinished ('stop' when the sink answered so). */
-  end(): SinkAnswer {
-    this.answer = undefined;
-    if (this.current) this.flushUnfinished();
-    return this.answer;
+  // ---- what the handlers share
+
+  /** An entry outside any crank, to the sink. Precondition: no crank holds it (crankOf gave none, or a kernel-init-start). */
+  private passOn(entry: SlogEntry, line: number): void {
+    if (this.sink.entry(entry, line) === 'stop') this.stopped = true;
   }
 
-  private heard(answer: SinkAnswer): void {
-    if (answer === 'stop') this.answer = 'stop';
-  }
-
-  private noteVat(entry: SlogEntry): void {
-    const crank = this.current;
-    if (crank && crank.vatID === undefined && entry.type !== 'create-vat') crank.vatID = vatOf(entry);
+  /** The crank's vat, from its first live entry that names one, where its crank-start did not (a create-vat names the vat it creates, not the crank's). */
+  private noteVat(crank: Crank, entry: SlogEntry): void {
+    if (crank.vatID === undefined && entry.type !== 'create-vat') crank.vatID = vatOf(entry);
   }
 
   private number(crank: Crank, crankNum: number): void {
@@ -297,16 +338,7 @@ export class CrankAssembler {
     if (crankNum !== undefined) this.number(crank, crankNum);
     this.current = crank;
     this.heldSyscalls = 0;
-    this.callOpen = false;
     return crank;
-  }
-
-  /** A syscall whose result never came (a new syscall started, or the crank ended). */
-  private settlePending(): void {
-    this.callOpen = false;
-    const pair = this.pending;
-    this.pending = undefined;
-    if (pair && this.current) this.hold(this.current, pair);
   }
 
   /** Adds a syscall to the crank's items; spills them when they are many. */
@@ -336,20 +368,13 @@ export class CrankAssembler {
     this.heldSyscalls = 0;
     // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
     if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
-    this.heard(this.sink.crank(crank));
+    if (this.sink.crank(crank) === 'stop') this.stopped = true;
   }
 
-  private close(finish: CrankFinishEntry): void {
-    const crank = this.current as Crank;
-    this.settlePending();
-    crank.finish = finish;
-    crank.timing.total = crank.start ? (finish.time ?? NaN) - (crank.start.time ?? NaN) : (finish.seconds ?? NaN);
-    this.handOver(crank);
-  }
-
+  /** The open crank ends without its crank-finish. */
   private flushUnfinished(): void {
     const crank = this.current as Crank;
-    this.settlePending();
+    this.pairing.settle(crank);
     this.handOver(crank);
   }
 }
