@@ -159,6 +159,22 @@ describe('a restart met in a file', () => {
     expect(bad.map((b) => b.line)).toEqual([6, restartAt + 5]);
     expect(result.pass.badLines).toBe(2);
   });
+
+  it('reports each bad line once when the restart is in a later input: one just before it, one in the input before', async () => {
+    // a-local-3 (one kernel start), then restart-replay: its first kernel start is the slog's second, on its line 1.
+    const first = readFileSync(CLEAN, 'utf8').split('\n');
+    first.splice(20, 0, '{not json, in the first file');
+    const second = readFileSync(RESTART, 'utf8').split('\n');
+    const restartAt = second.findIndex((l, i) => i > 0 && l.includes('"kernel-init-start"'));
+    second.splice(restartAt, 0, '{not json, just before its second kernel start');
+    second.splice(3, 0, '{not json, after the first restart');
+    const files = [write('first-bad.slog', first.join('\n')), write('second-bad.slog', second.join('\n'))];
+    const bad: BadLineReport[] = [];
+    const result = await statsOf({ inputs: files, onBadLine: (b) => bad.push(b) });
+    expect(result.pass.held).toBe('read again');
+    expect(bad.map((b) => `${b.source}:${b.line}`)).toEqual([`${files[0]}:21`, `${files[1]}:4`, `${files[1]}:${restartAt + 2}`]);
+    expect(result.pass.badLines).toBe(3);
+  });
 });
 
 describe('no restart', () => {
