@@ -15,7 +15,7 @@ import { crankStartTime, type Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import type { BlockRow } from './blocks.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
-import { crankFigures } from '../common/crank-figures.js';
+import { CrankTally } from './crank-tally.js';
 import { consoleText, type Round, type Rounds } from '../common/rounds.js';
 
 export interface GroupsConfig {
@@ -41,6 +41,8 @@ function crankEndTime(crank: Crank): number | undefined {
 
 interface OpenGroup {
   row: BlockRow;
+  /** Its cranks, counted as they come; copied into the row when it closes. */
+  tally: CrankTally;
   round?: Round;
   start?: number;
   end?: number;
@@ -79,23 +81,17 @@ export class CrankGroups implements CrankSink {
         return;
       }
       if (this.open?.round !== round) this.close();
-    } else if (this.open && this.open.row.cranks >= (this.config.every as number)) {
+    } else if (this.open && this.open.tally.cranks >= (this.config.every as number)) {
       this.close();
     }
     const group = this.open ?? this.begin(round);
-    const { deliveries, computrons } = crankFigures(crank);
-    const row = group.row;
-    row.cranks += 1;
-    row.deliveries += deliveries;
-    row.computrons += computrons;
+    group.tally.add(crank);
     if (Number.isFinite(crank.crankNum)) {
-      row.firstCrank ??= crank.crankNum;
-      row.lastCrank = crank.crankNum;
       group.low = Math.min(group.low ?? crank.crankNum, crank.crankNum);
       group.high = Math.max(group.high ?? crank.crankNum, crank.crankNum);
     }
     // A crank a restart made the kernel run again: the group holds both of its executions.
-    if (crank.again) row.again = true;
+    if (crank.again) group.row.again = true;
     group.start ??= crankStartTime(crank);
     group.end = crankEndTime(crank) ?? group.end;
   }
@@ -136,7 +132,7 @@ export class CrankGroups implements CrankSink {
       firstCrank: null,
       lastCrank: null,
     };
-    this.open = { row, ...(round ? { round } : {}) };
+    this.open = { row, tally: new CrankTally(), ...(round ? { round } : {}) };
     return this.open;
   }
 
@@ -145,6 +141,8 @@ export class CrankGroups implements CrankSink {
     if (!group) return;
     this.open = undefined;
     const row = group.row;
+    const { cranks, deliveries, computrons, firstCrank, lastCrank } = group.tally;
+    Object.assign(row, { cranks, deliveries, computrons, firstCrank, lastCrank });
     const range = group.low === undefined ? 'no crank numbers' : group.low === group.high ? `crank ${group.low}` : `cranks ${group.low}-${group.high}`;
     row.group = group.round ? `"${group.round.benchmark}" round ${group.round.round}` : range;
     if (group.start !== undefined) row.blockTime = group.start;

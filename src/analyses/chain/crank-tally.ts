@@ -1,5 +1,5 @@
 /**
- * A block's or a run's cranks counted as they come (blocks.ts, runs.ts):
+ * A block's, a run's or a group's cranks counted as they come (blocks.ts, runs.ts, crank-groups.ts):
  * how many, their live deliveries and computrons (crank-figures.ts), the
  * first and last crank number.
  */
