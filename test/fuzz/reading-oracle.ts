@@ -12,7 +12,9 @@
  *   as a stream of tokens: scan/big-line.ts) gives, line by line, what
  *   JSON.parse gives of each line of the bytes split here on `\n` (the
  *   reference), with the same line numbers; a big line's bad-line report
- *   names the same fault (its parser's words differ).
+ *   names the same fault (its parser's words differ), but for a line whose
+ *   `type` comes again, which the token path cannot read as it streams
+ *   (big-line.ts READ_AMISS: the text is checked to be one).
  */
 import { AGGREGATE_READS } from '../../src/analyses/stats/aggregate.js';
 import { TOP_READS } from '../../src/analyses/top/top.js';
@@ -24,6 +26,7 @@ import { renderReads } from '../../src/render/reads.js';
 import { REPORT_READS } from '../../src/report/side.js';
 import { SERIES_READS } from '../../src/report/series.js';
 import type { SlogEntry } from '../../src/scan/entry-types.js';
+import { READ_AMISS } from '../../src/scan/big-line.js';
 import { lineReader, type LineReader } from '../../src/scan/line-reader.js';
 import { BadLine, readPlainLine } from '../../src/scan/plain-reader.js';
 import { mergeReads, READ_ALL, READ_NOTHING, type Reads } from '../../src/scan/reads.js';
@@ -132,6 +135,58 @@ export function checkPaths(bytes: Buffer): string | undefined {
   return undefined;
 }
 
+/**
+ * The keys of a JSON object's text at the top (depth 1), in order, and of
+ * each top-level `body` object (depth 2), decoded; a rough scan of the
+ * text, which must be JSON (the caller knows it parses).
+ */
+function topKeys(text: string): { top: string[]; body: string[][] } {
+  const top: string[] = [];
+  const body: string[][] = [];
+  /** The containers open: true for an object; and whether each top-level member value is a `body` object. */
+  const stack: boolean[] = [];
+  let inBody = false;
+  let lastTopKey = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (c === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      const literal = text.slice(i, j + 1);
+      let k = j + 1;
+      while (k < text.length && ' \t\r\n'.includes(text[k] as string)) k += 1;
+      if (text[k] === ':' && stack[stack.length - 1] === true) {
+        const key = JSON.parse(literal) as string;
+        if (stack.length === 1) {
+          top.push(key);
+          lastTopKey = key;
+        } else if (stack.length === 2 && inBody) body[body.length - 1]?.push(key);
+      }
+      i = j;
+    } else if (c === '{' || c === '[') {
+      stack.push(c === '{');
+      if (stack.length === 2) {
+        inBody = c === '{' && lastTopKey === 'body';
+        if (inBody) body.push([]);
+      }
+    } else if (c === '}' || c === ']') {
+      stack.pop();
+    }
+  }
+  return { top, body };
+}
+
+/**
+ * Whether a line's text is one the token path cannot read as it streams
+ * (big-line.ts READ_AMISS): its `type` comes twice, or after its `body`, or
+ * its `body`'s `type` comes twice.
+ */
+function typeComesAgain(text: string): boolean {
+  const { top, body } = topKeys(text);
+  const twice = (keys: string[]): boolean => keys.filter((k) => k === 'type').length > 1;
+  return twice(top) || (top.includes('body') && top.lastIndexOf('type') > top.indexOf('body')) || body.some(twice);
+}
+
 /** The gist of a bad-line report, which both parsers give: the kind of fault, not the parser's words. */
 const faultOf = (why: string): string => why.split(':')[0] as string;
 
@@ -200,8 +255,11 @@ export async function checkStreaming(bytes: Buffer, chunkSizes: readonly number[
       const r = reference[i] as { text: string; unterminated: boolean };
       const want = referenceRead(plain, r.text, r.unterminated);
       if (g.line !== i + 1) return `${where(i + 1)}: numbered ${g.line}`;
+      // A big line whose type comes again is not read (big-line.ts): JSON.parse reads it.
+      const amiss = g.big && g.read instanceof BadLine && g.read.why === READ_AMISS && !(want instanceof Error) && !(want instanceof BadLine) && typeComesAgain(r.text);
       let same: boolean;
-      if (!g.big) same = sameRead(g.read, want);
+      if (amiss) same = true;
+      else if (!g.big) same = sameRead(g.read, want);
       else if (g.read instanceof Error || want instanceof Error) same = false;
       else if (g.read instanceof BadLine || want instanceof BadLine) same = g.read instanceof BadLine && want instanceof BadLine && faultOf(g.read.why) === faultOf(want.why);
       else same = sameRead(g.read, want);
