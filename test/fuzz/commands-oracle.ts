@@ -86,7 +86,7 @@ export function commandSlogBytes(s: CommandSlog): { base: Buffer; damaged: Buffe
 /**
  * The 1-based numbers of the lines that are no slog entry, by a plain loop:
  * lines split on `\n` (a `\r` before it and a BOM at the start dropped),
- * blank ones skipped, the rest JSON.parse'd: an object with a string
+ * blank ones (JSON's white space only) skipped, the rest JSON.parse'd: an object with a string
  * `type`, or a contextual line (`body` an object with a string `type`, and
  * no `type` of its own), is an entry.
  */
@@ -96,7 +96,7 @@ export function badLineNumbers(bytes: Buffer): Set<number> {
   const bad = new Set<number>();
   text.split('\n').forEach((raw, i) => {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-    if (line.trim() === '') return;
+    if (/^[ \t\r]*$/.test(line)) return;
     let v: unknown;
     try {
       v = JSON.parse(line);
