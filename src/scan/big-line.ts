@@ -22,7 +22,12 @@
  * A line that is not JSON is a BadLine, as on the plain path, with
  * stream-json's reason; a contextual line (`{"body": entry, ...}`) is read
  * as the plain path reads it (when its `type`, or its `body`, comes before
- * the big parts, as writers put them).
+ * the big parts, as writers put them). A line whose `type` comes twice
+ * (another one), or after its `body`, once a field was read in part for
+ * what was known before, is a BadLine (READ_AMISS): JSON.parse would give
+ * the last `type`'s entry, with fields that streamed by unkept. A line
+ * nested over MAX_DEPTH deep is a BadLine too (TOO_DEEP): memory stays
+ * bounded.
  */
 import type { BigLine } from '../source/lines.js';
 import { BIG_STRING_CHARS, BigString, HEAD_CHARS, Spool, type BigTextScope } from './big-string.js';
@@ -97,7 +102,17 @@ function setKey(record: Record<string, unknown>, key: string, value: unknown): v
 /** The fields of one entry (the line's object, or a contextual line's body). */
 class EntryPolicy implements Policy {
   type: string | undefined;
-  private syscallName: string | undefined;
+  /** A field was read in part (or skipped) for the type known then. */
+  private narrowed = false;
+  /**
+   * A key that came later changed what should have been read of the fields
+   * before it: a `type` given again, another one, after a field was read in
+   * part; a `type` of the line's own after its `body` was read as a
+   * contextual line's entry. JSON.parse keeps the last `type`, and every
+   * field whole: what streamed by unkept cannot be had back.
+   */
+  private changed = false;
+  private body: EntryPolicy | undefined;
   private sawKsc = false;
   private sawKsr = false;
   private sawKd = false;
@@ -111,19 +126,26 @@ class EntryPolicy implements Policy {
   child(frame: Frame): Spec {
     const key = frame.key;
     const type = this.type;
-    if (type === undefined) return this.top && key === 'body' ? new EntryPolicy(this.plan, false) : 'value';
-    if (isCrankEntryType(type)) return this.crankField(type, key);
-    if (type === 'create-vat' && key === 'vatSourceBundle') return 'skip';
-    return 'value';
+    if (type === undefined) {
+      if (!this.top || key !== 'body') return 'value';
+      this.body = new EntryPolicy(this.plan, false);
+      return this.body;
+    }
+    const spec = isCrankEntryType(type) ? this.crankField(type, key) : type === 'create-vat' && key === 'vatSourceBundle' ? 'skip' : 'value';
+    if (spec !== 'value') this.narrowed = true;
+    return spec;
+  }
+
+  /** Did a later key change what should have been read (see `changed`)? */
+  get readAmiss(): boolean {
+    return this.changed || (this.body?.readAmiss ?? false);
   }
 
   added(frame: Frame, value: unknown): void {
     switch (frame.key) {
       case 'type':
-        if (typeof value === 'string') this.type = value;
-        return;
-      case 'syscall':
-        if (typeof value === 'string') this.syscallName = value;
+        if ((this.narrowed && value !== this.type) || (typeof value === 'string' && this.body?.narrowed === true)) this.changed = true;
+        this.type = typeof value === 'string' ? value : undefined;
         return;
       case 'ksc':
         this.sawKsc = true;
@@ -145,14 +167,14 @@ class EntryPolicy implements Policy {
     switch (type) {
       case 'syscall': {
         if (key !== 'ksc' && key !== 'vsc') return 'value';
-        // The reads are chosen by the `syscall` field, else by ksc[0]: before either is known, by what any name reads.
-        const f = this.syscallName !== undefined ? plan.syscallFor(this.syscallName).syscall : anySyscall(plan, 'syscall');
+        // The reads are chosen by the `syscall` field (its last value), else by ksc[0]: what any name reads.
+        const f = anySyscall(plan, 'syscall');
         if (key === 'ksc') return f.ksc ? 'value' : FIRST;
         return f.vsc || (f.vscWithoutKsc && !this.sawKsc) ? 'value' : FIRST;
       }
       case 'syscall-result': {
         if (key !== 'ksr' && key !== 'vsr') return 'value';
-        const f = this.syscallName !== undefined ? plan.syscallFor(this.syscallName).result : anySyscall(plan, 'syscall-result');
+        const f = anySyscall(plan, 'syscall-result');
         if (key === 'ksr') return f.ksr ? 'value' : FIRST;
         return f.vsr || (f.vsrWithoutKsr && !this.sawKsr) ? 'value' : FIRST;
       }
@@ -189,16 +211,31 @@ class Root implements Policy {
     return this.entry;
   }
 
+  get readAmiss(): boolean {
+    return this.entry.readAmiss;
+  }
+
   added(_frame: Frame, value: unknown): void {
     this.value = value;
   }
 }
+
+/**
+ * Containers open at once, at most: a line nested deeper is not read
+ * (TOO_DEEP), since the tokenizer, and what is built, hold a place per
+ * level (a line of 100 MB of `[` would take gigabytes).
+ */
+export const MAX_DEPTH = 100_000;
+export const TOO_DEEP = `not read: nested over ${MAX_DEPTH} deep, in a line too big to hold whole`;
+class TooDeep extends Error {}
 
 /** Builds one line's value from its tokens. */
 class Builder {
   private readonly stack: Frame[];
   private readonly spool = new Spool();
   tokens = 0;
+  /** Containers open now (skipped ones too). */
+  private open = 0;
   // The string being read: how, and what of it so far.
   private strSpec: Spec = 'value';
   private strParts: string[] = [];
@@ -227,6 +264,8 @@ class Builder {
     switch (token.name) {
       case 'startObject':
       case 'startArray': {
+        this.open += 1;
+        if (this.open > MAX_DEPTH) throw new TooDeep(TOO_DEEP);
         if (top.value === undefined && top.depth > 0) {
           top.depth += 1;
           return;
@@ -245,6 +284,7 @@ class Builder {
       }
       case 'endObject':
       case 'endArray': {
+        this.open -= 1;
         if (top.value === undefined) {
           top.depth -= 1;
           if (top.depth > 0) return;
@@ -388,6 +428,9 @@ class Builder {
   }
 }
 
+/** Why a line whose later keys changed how its earlier fields should have been read is not read (EntryPolicy's `changed`). */
+export const READ_AMISS = 'not read: its "type" comes again, or after its "body", in a line too big to hold whole';
+
 /** The bytes given to the tokenizer at once. */
 const PIECE_BYTES = 1 << 14;
 
@@ -421,6 +464,7 @@ export async function readBigLine(line: BigLine, plan: ReadPlan, options: BigLin
       error = err as Error;
     }
   }
+  if (error instanceof TooDeep) return { entry: new BadLine(TOO_DEEP), syscallName: undefined };
   if (error) {
     // Nothing but white space: a blank line, as on the plain path.
     if (builder.tokens === 0 && /has expected a value/.test(error.message)) return { entry: undefined, syscallName: undefined };
@@ -428,6 +472,7 @@ export async function readBigLine(line: BigLine, plan: ReadPlan, options: BigLin
     return { entry: new BadLine(line.unterminated ? `truncated last line (no newline at end): ${why}` : `not JSON: ${why}`), syscallName: undefined };
   }
   if (!root.isObject) return { entry: new BadLine('not a slog entry (not a JSON object)'), syscallName: undefined };
+  if (root.readAmiss) return { entry: new BadLine(READ_AMISS), syscallName: undefined };
   return { entry: entryOf(root.value, plan), syscallName: syscallNameOf(root.value) };
 }
 

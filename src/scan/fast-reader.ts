@@ -613,6 +613,8 @@ export class FastReader implements StepHost {
         const keyAt = sc.pos;
         if (!sc.skipStr() || buf[sc.pos] !== 58) return false;
         const isCompute = sameBytes(buf, keyAt, sc.pos, COMPUTE_BYTES);
+        // A key with an escape may be "compute" all the same: the plain path reads it.
+        if (!isCompute && hasEscape(buf, keyAt, sc.pos)) return false;
         sc.pos += 1;
         if (isCompute) {
           const c = buf[sc.pos] as number;
@@ -667,6 +669,12 @@ function headProgram(programs: Program[], nameStep: number): Program {
   });
   const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === Slot.SyscallName);
   return { type: base.type, steps, last: nameStep, wanted };
+}
+
+/** Do bytes [start, end) hold a backslash (an escape)? */
+function hasEscape(buf: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i += 1) if (buf[i] === 92) return true;
+  return false;
 }
 
 function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Array): boolean {

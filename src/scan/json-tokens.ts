@@ -43,6 +43,9 @@ export class JsonTokenError extends Error {}
 export class JsonTokens {
   private readonly parser: TokenParser;
   private error: Error | undefined;
+  /** Where the bytes seen so far leave off: inside a string, just after its backslash. */
+  private inString = false;
+  private escaped = false;
   private readonly done = (error?: Error | null): void => {
     if (error) this.error = error;
   };
@@ -58,8 +61,35 @@ export class JsonTokens {
 
   /** Tokenizes the next piece of the text (all Buffers, or all strings). Throws JsonTokenError. */
   write(chunk: Buffer | string): void {
+    this.outsideStrings(chunk);
     this.parser._transform(chunk, typeof chunk === 'string' ? 'utf8' : 'buffer', this.done);
     if (this.error) throw new JsonTokenError(this.error.message);
+  }
+
+  /**
+   * The parser takes any white space of JavaScript's `\s` between tokens
+   * (\v, \f, a no-break space, a byte-order mark...), where JSON.parse takes
+   * only space, tab and line ends: outside strings, any other control
+   * character, and any character beyond ASCII, is no JSON.
+   */
+  private outsideStrings(chunk: Buffer | string): void {
+    const text = typeof chunk === 'string';
+    let inString = this.inString;
+    let escaped = this.escaped;
+    for (let i = 0; i < chunk.length; i += 1) {
+      const c = text ? (chunk as string).charCodeAt(i) : (chunk as Buffer)[i] as number;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 92) escaped = true;
+        else if (c === 34) inString = false;
+      } else if (c === 34) {
+        inString = true;
+      } else if (c >= 0x80 || (c < 0x20 && c !== 9 && c !== 10 && c !== 13)) {
+        throw new JsonTokenError(`Unexpected character ${c < 0x20 ? `0x${c.toString(16)}` : 'beyond ASCII'} between values`);
+      }
+    }
+    this.inString = inString;
+    this.escaped = escaped;
   }
 
   /** The text ended: the last tokens. Throws JsonTokenError when it is not one whole JSON value. */

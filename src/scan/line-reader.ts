@@ -20,7 +20,7 @@ import type { BigTextScope } from './big-string.js';
 import { checkedEntry } from './checked-entries.js';
 import type { SlogEntry } from './entry-types.js';
 import { FastReader } from './fast-reader.js';
-import { asciiBytes } from './json-bytes.js';
+import { asciiBytes, ByteScanner } from './json-bytes.js';
 import { planReads, type ReadPlan } from './read-plan.js';
 import type { Reads } from './reads.js';
 import { BadLine, readPlainLine } from './plain-reader.js';
@@ -72,7 +72,9 @@ function startsWith(buf: Uint8Array, at: number, end: number, bytes: Uint8Array)
 /**
  * A create-vat line without its source bundle, or undefined when the bundle
  * is not where the kernel writes it (its value an object, the last key
- * before the tail): the cut must leave valid JSON of the same entry.
+ * before the tail): the cut must leave valid JSON of the same entry, so the
+ * bundle's value is skipped over (its grammar checked, not decoded) and must
+ * end where the tail begins.
  */
 function createVatText(batch: LineBatch, start: number, end: number): string | undefined {
   const buf = batch.bytes;
@@ -80,6 +82,9 @@ function createVatText(batch: LineBatch, start: number, end: number): string | u
   const at = buf.subarray(start, end).indexOf(BUNDLE);
   const tail = buf.subarray(start, end).lastIndexOf(TIME_KEY);
   if (at < 0 || tail <= at || buf[start + tail - 1] !== 125) return undefined;
+  const bundle = new ByteScanner();
+  bundle.reset(buf, start + at + BUNDLE.length - 1, end);
+  if (!bundle.skipValue() || bundle.pos !== start + tail) return undefined;
   return batchText(batch, start, start + at) + batchText(batch, start + tail, end);
 }
 

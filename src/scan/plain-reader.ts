@@ -51,7 +51,7 @@ function contextualBody(line: Record<string, unknown>): Record<string, unknown> 
  * short, or still being written).
  */
 export function readPlainLine(text: string, plan: ReadPlan, unterminated = false): SlogEntry | BadLine | undefined {
-  if (text.length === 0 || text.trim().length === 0) return undefined;
+  if (blank(text)) return undefined;
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -76,6 +76,19 @@ export function entryOf(value: unknown, plan: ReadPlan): SlogEntry | BadLine {
   // No consumer reads a vat's source bundle (a megabyte of base64): not kept.
   if (type === 'create-vat' && 'vatSourceBundle' in line) delete line.vatSourceBundle;
   return line as SlogEntry;
+}
+
+/**
+ * A line of nothing but JSON's white space (space, tab, line ends): no
+ * entry, and no bad line. Not String.trim's: a no-break space or a
+ * byte-order mark is no JSON (the token path, json-tokens.ts, says so too).
+ */
+function blank(text: string): boolean {
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13 && c !== 10) return false;
+  }
+  return true;
 }
 
 /** Error messages can quote the line: keep them to one short line. */

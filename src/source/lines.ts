@@ -320,7 +320,17 @@ export async function* readLines(
     }
     if (carry.length > 0) {
       const whole = carry.view();
-      const bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
+      let bytes = atStart && hasBom(whole) ? whole.subarray(3) : whole;
+      if (atStart) {
+        // An input of under three bytes (held to tell a byte-order mark) may hold whole lines: `\n`, `{\n`.
+        const lines = wholeLines(bytes, 0);
+        if (lines.spans.length > 0) {
+          yield batch(bytes, lines.spans, false, lineNo, false);
+          lineNo += lines.spans.length / 2;
+          if (endedEarly !== undefined) endedEarly.wholeLines += lines.spans.length / 2;
+        }
+        bytes = bytes.subarray(lines.rest);
+      }
       if (bytes.length > 0) yield batch(bytes, [0, lineEnd(bytes, 0, bytes.length)], false, lineNo, true);
     }
     if (endedEarly !== undefined) throw endedEarly;
