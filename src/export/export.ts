@@ -17,7 +17,7 @@ import { parquetDataset, type ParquetOptions } from './writers/parquet.js';
 import { sqliteDataset } from './writers/sqlite.js';
 import type { DatasetWriter, ExportFormat } from './writers/writer.js';
 
-/** One streaming pass over a slog (the cli's runSlog): `file` undefined reads stdin. */
+/** One streaming pass over a slog, handed in by the caller (run/export.ts's exportPass): `file` undefined reads stdin. */
 export type SlogPass = (file: string | undefined, sink: CrankSink, afterBatch: () => Promise<void> | void) => Promise<{ name: string }>;
 
 export interface ExportRequest {
