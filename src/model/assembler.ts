@@ -42,6 +42,7 @@
 import { ChainTracker } from './chain.js';
 import type { Crank, CrankItem, CrankOpening, SyscallPair } from './crank.js';
 import { HeldPairs, SumsOnly, type SyscallPairing } from './syscall-pairing.js';
+import { NO_DELIVERIES, TimeSplit } from './time-split.js';
 import {
   isCrankEntry,
   vatOf,
@@ -50,6 +51,7 @@ import {
   type CrankStartEntry,
   type DeliverEntry,
   type DeliverResultEntry,
+  type OtherEntry,
   type SlogEntry,
   type SyscallEntry,
   type SyscallResultEntry,
@@ -119,6 +121,8 @@ export class CrankAssembler {
   private heldSyscalls = 0;
   /** How syscalls meet their results: held pairs, or sums only for a sink that reads none (CrankSink.syscallsUnread). */
   private readonly pairing: SyscallPairing;
+  /** Where the open crank's time goes: fed every entry of it, whatever the sink holds. */
+  private readonly split = new TimeSplit();
 
   constructor(
     private readonly sink: CrankSink,
@@ -225,7 +229,7 @@ export class CrankAssembler {
     return crank;
   }
 
-  /** An entry inside a crank, to its kind's handler. Precondition: `crank` is the open crank (crankOf). */
+  /** An entry inside a crank, to its kind's handler (each tells the time split of it). Precondition: `crank` is the open crank (crankOf). */
   private inOpenCrank(crank: Crank, entry: SlogEntry): void {
     switch (entry.type) {
       case 'crank-finish':
@@ -243,8 +247,11 @@ export class CrankAssembler {
       case 'deliver-result':
         this.deliverResult(crank, entry as DeliverResultEntry);
         return;
+      case 'clist':
+        this.keep(crank, entry, true);
+        return;
       default:
-        this.item(crank, entry);
+        this.item(crank, entry as OtherEntry);
     }
   }
 
@@ -261,39 +268,53 @@ export class CrankAssembler {
     const replay = call.replay === true;
     if (!replay) crank.timing.syscallCount += 1;
     this.pairing.call(crank, call, replay);
-    if (!replay) this.noteVat(crank, call);
+    if (replay) return;
+    this.noteVat(crank, call);
+    this.split.syscall(call);
   }
 
   /** A syscall-result: it answers the syscall waiting for it, if any (syscall-pairing.ts). Precondition: `crank` is the open crank. */
   private syscallResult(crank: Crank, result: SyscallResultEntry): void {
     this.pairing.result(crank, result);
+    if (result.replay !== true) this.split.syscallResult(result);
   }
 
   /** A deliver: the first live one is the crank's delivery, and makes it a delivery crank where no entry said. Precondition: `crank` is the open crank. */
   private deliver(crank: Crank, deliver: DeliverEntry): void {
-    if (deliver.replay !== true) {
+    const live = deliver.replay !== true;
+    if (live) {
       crank.deliver ??= deliver;
       if (crank.crankType === '') crank.crankType = 'delivery';
+      this.split.deliver(deliver);
     }
-    this.item(crank, deliver);
+    this.keep(crank, deliver, live);
   }
 
   /** A deliver-result: the last live one is the crank's, with its computrons. Precondition: `crank` is the open crank. */
   private deliverResult(crank: Crank, dr: DeliverResultEntry): void {
-    if (dr.replay !== true) {
+    const live = dr.replay !== true;
+    if (live) {
       crank.deliverResult = dr;
       if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
+      this.split.deliverResult(dr);
     }
-    this.item(crank, dr);
+    this.keep(crank, dr, live);
   }
 
-  /** Any other entry inside a crank (clist, console, create-vat, start-replay...): an item; a live one may name the crank's vat. Precondition: `crank` is the open crank. */
-  private item(crank: Crank, entry: SlogEntry): void {
-    if ((entry as { replay?: unknown }).replay !== true) this.noteVat(crank, entry);
-    crank.items.push({ kind: 'entry', entry });
+  /** Any other entry inside a crank (console, create-vat, start-replay, heap-snapshot-save...; a clist is kept as it is): an item; a live one may name the crank's vat, and goes to the time split. Precondition: `crank` is the open crank. */
+  private item(crank: Crank, entry: OtherEntry): void {
+    const live = entry.replay !== true;
+    if (live) this.split.other(entry);
+    this.keep(crank, entry, live);
   }
 
   // ---- what the handlers share
+
+  /** An entry kept in the crank's items; a live one may name the crank's vat. */
+  private keep(crank: Crank, entry: SlogEntry, live: boolean): void {
+    if (live) this.noteVat(crank, entry);
+    crank.items.push({ kind: 'entry', entry });
+  }
 
   /** An entry outside any crank, to the sink. Precondition: no crank holds it (crankOf gave none, or a kernel-init-start). */
   private passOn(entry: SlogEntry, line: number): void {
@@ -328,6 +349,8 @@ export class CrankAssembler {
       deliver: undefined,
       deliverResult: undefined,
       timing: { total: NaN, syscall: 0, syscallCount: 0 },
+      parts: undefined,
+      deliveryTimes: NO_DELIVERIES,
       firstLine: line,
       lastLine: line,
       source: this.source,
@@ -338,6 +361,7 @@ export class CrankAssembler {
     if (crankNum !== undefined) this.number(crank, crankNum);
     this.current = crank;
     this.heldSyscalls = 0;
+    this.split.open(start);
     return crank;
   }
 
@@ -362,10 +386,11 @@ export class CrankAssembler {
     this.heldSyscalls = 0;
   }
 
-  /** Hands the open crank over. */
+  /** Hands the open crank over, with where its time went. */
   private handOver(crank: Crank): void {
     this.current = undefined;
     this.heldSyscalls = 0;
+    this.split.close(crank);
     // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
     if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
     if (this.sink.crank(crank) === 'stop') this.stopped = true;

@@ -51,6 +51,57 @@ export interface CrankTiming {
   computrons?: number;
 }
 
+/**
+ * A crank's time split into parts that add up to `total` exactly
+ * (docs/time-split.md; SLOG-FORMAT.md, "Where a crank's time goes"), whole
+ * microseconds: each entry's `time` rounded to µs first, then subtracted.
+ * pageIn + vat + syscall + pipe + snapshot + kernel + unknown === total,
+ * counting an undefined part as 0.
+ */
+export interface CrankParts {
+  /** µs(crank-finish.time) - µs(crank-start.time). */
+  total: number;
+  /** Bringing the crank's vat online before a delivery (worker start, snapshot load, transcript replay); includes `replay`. */
+  pageIn: number;
+  /** Of `pageIn`: start-replay to finish-replay (finish-replay's `seconds` where its start is missing). */
+  replay: number;
+  /** The worker running vat code; undefined when a delivery's worker timestamps list is unusable (its µs are in `unknown`). */
+  vat: number | undefined;
+  /** Live syscalls: each syscall to its syscall-result. */
+  syscall: number;
+  /** Messages between kernel and worker; 0 for local workers (no timestamps list); undefined together with `vat`. */
+  pipe: number | undefined;
+  /** Last deliver-result to heap-snapshot-save, plus the save to the next heap-snapshot-load of that vat when the save restarts the worker. */
+  snapshot: number;
+  /** The rest (routing, c-lists, queues, gaps between deliveries, commit); a routing crank is all kernel. */
+  kernel: number;
+  /** The µs that `vat` and `pipe` hold together when they are undefined; 0 otherwise. */
+  unknown: number;
+  /** GC time of the crank's bringOutYourDead deliveries (their sum); undefined when there are none, or one's is unknown. */
+  gc: number | undefined;
+}
+
+/** One live delivery of a crank (deliver to deliver-result), its times in whole µs. */
+export interface DeliveryTimes {
+  deliveryNum: number | undefined;
+  vatID: string | undefined;
+  /** The delivery's kind: `message`, `notify`, `bringOutYourDead`, `startVat`... (`unknown` where the slog does not say). */
+  dispatch: string;
+  /** deliver to deliver-result. */
+  micros: number;
+  /** Its live syscalls, each syscall to its syscall-result, and how many there were. */
+  syscallMicros: number;
+  syscalls: number;
+  /** Console entries the vat wrote during it (not those with `source: "kernel"`). */
+  consoles: number;
+  /** The vat part, from the worker's `dr[2].timestamps`; a local worker's (no list): micros - syscallMicros. Undefined: the list is unusable. */
+  workerMicros: number | undefined;
+  /** The pipe part; 0 for a local worker; undefined with workerMicros. */
+  pipeMicros: number | undefined;
+  /** bringOutYourDead only: receipt to the first syscall or console (or to the result), by the worker's list; a local worker's: deliver to its first syscall (or deliver-result). */
+  gcMicros: number | undefined;
+}
+
 /** How a crank began: with its crank-start, or with entries whose crank-start the slog lacks. */
 export type CrankOpening =
   /** Its crank-start. */
@@ -86,6 +137,10 @@ export interface Crank {
   deliver?: DeliverEntry;
   deliverResult?: DeliverResultEntry;
   timing: CrankTiming;
+  /** Where its time went (time-split.ts); undefined when the crank has no crank-start or no crank-finish (its total is not known). */
+  parts: CrankParts | undefined;
+  /** Its live deliveries that got their deliver-result, in order. */
+  deliveryTimes: readonly DeliveryTimes[];
   /** Slog line numbers of the crank-start and of the last entry seen, in the input named `source`. */
   firstLine: number;
   lastLine: number;

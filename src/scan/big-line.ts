@@ -186,7 +186,7 @@ class EntryPolicy implements Policy {
       }
       case 'deliver-result': {
         const f = plan.deliverResult;
-        if (key === 'dr') return f.dr || f.problem || f.computrons ? 'value' : FIRST;
+        if (key === 'dr') return f.dr || f.problem || f.computrons || f.timestamps ? 'value' : FIRST;
         return 'value';
       }
       case 'crank-start': {

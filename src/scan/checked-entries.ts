@@ -16,7 +16,7 @@ const FIELDS: Record<string, readonly string[]> = {
   syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'time', 'monotime'],
   'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'status', 'ksr', 'vsr', 'time', 'monotime'],
   deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'time', 'monotime'],
-  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'dr', 'time', 'monotime'],
+  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'timestamps', 'dr', 'time', 'monotime'],
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
 };
 

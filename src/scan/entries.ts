@@ -109,11 +109,12 @@ export function deliverResult(
   status: U<string>,
   problem: unknown,
   computrons: U<number>,
+  timestamps: U<number[]>,
   dr: DeliverResultEntry['dr'],
   time: U<number>,
   monotime: U<number>,
 ): DeliverResultEntry {
-  return { type: 'deliver-result', crankNum, vatID, deliveryNum, replay, kind, status, problem, computrons, dr, time, monotime };
+  return { type: 'deliver-result', crankNum, vatID, deliveryNum, replay, kind, status, problem, computrons, timestamps, dr, time, monotime };
 }
 
 export function clist(
@@ -163,6 +164,17 @@ export function computronsOf(dr: unknown): U<number> {
   const usage = dr[2] as Usage | null | undefined;
   const compute = usage !== null && typeof usage === 'object' ? usage.compute : undefined;
   return typeof compute === 'number' && Number.isFinite(compute) ? compute : undefined;
+}
+
+/** `dr[2].timestamps` as DeliverResultEntry's `timestamps` says: undefined when absent, `[]` when not a list, NaN for an element that is not a finite number. */
+export function timestampsOf(dr: unknown): U<number[]> {
+  if (!Array.isArray(dr)) return undefined;
+  const usage = dr[2] as Usage | null | undefined;
+  if (usage === null || typeof usage !== 'object') return undefined;
+  const list = usage.timestamps;
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) return [];
+  return list.map((t: unknown) => (typeof t === 'number' && Number.isFinite(t) ? t : NaN));
 }
 
 type Line = Record<string, unknown>;
@@ -255,6 +267,7 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
         f.status ? first(o.dr) : undefined,
         f.problem ? problemOf(o.dr) : undefined,
         f.computrons ? computronsOf(o.dr) : undefined,
+        f.timestamps ? timestampsOf(o.dr) : undefined,
         f.dr ? list<DeliverResultEntry['dr']>(o.dr) : undefined,
         f.time ? num(o.time) : undefined,
         f.monotime ? num(o.monotime) : undefined,

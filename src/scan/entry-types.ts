@@ -126,6 +126,13 @@ export interface DeliverResultEntry extends Stamped {
   problem?: unknown;
   /** `dr[2].compute`, where the worker reports it (XS). */
   computrons?: number;
+  /**
+   * `dr[2].timestamps`, the worker's own clock during the delivery (XS; see
+   * docs/time-split.md): absent when `dr[2]` has no `timestamps` (local
+   * workers); `[]` when it is there but not a list; NaN in place of an
+   * element that is not a finite number.
+   */
+  timestamps?: number[];
   dr?: [string, unknown, Usage | null | undefined];
 }
 

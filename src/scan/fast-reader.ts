@@ -31,6 +31,7 @@ import {
   deliver,
   deliverResult,
   computronsOf,
+  timestampsOf,
   deliveryMethod,
   problemOf,
   messageHead,
@@ -74,13 +75,15 @@ const enum Slot {
   DrProblem = 6,
   /** deliver-result: its computrons, dr[2].compute. */
   DrComputrons = 7,
+  /** deliver-result: the worker's timestamps, dr[2].timestamps. */
+  DrTimestamps = 8,
 }
 
 /** Fields read from a JSON value besides (or instead of) the value itself (key-order.ts, DERIVED_FROM). */
 const NO_DERIVE = 0;
 /** A syscall-result's status (Slot.ResultStatus). */
 const DERIVE_STATUS = 1;
-/** A deliver-result's status, problem and computrons (Slot.DrStatus, DrProblem, DrComputrons). */
+/** A deliver-result's status, problem, computrons and timestamps (Slot.DrStatus, DrProblem, DrComputrons, DrTimestamps). */
 const DERIVE_DR = 2;
 /** A crank-start's message head: its type and vatID (Slot.StartMessage). */
 const DERIVE_HEAD = 3;
@@ -94,7 +97,7 @@ const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHO
 /** The slots each derivation writes (jsonStep), besides its step's own. */
 const DERIVED_SLOTS: Record<number, readonly number[]> = {
   [DERIVE_STATUS]: [Slot.ResultStatus],
-  [DERIVE_DR]: [Slot.DrStatus, Slot.DrProblem, Slot.DrComputrons],
+  [DERIVE_DR]: [Slot.DrStatus, Slot.DrProblem, Slot.DrComputrons, Slot.DrTimestamps],
   [DERIVE_HEAD]: [Slot.StartMessage],
   [DERIVE_METHOD]: [Slot.DeliverMethod],
   [DERIVE_NAME]: [Slot.SyscallName],
@@ -123,7 +126,7 @@ const SLOTS = {
   syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'time', 'monotime'],
   'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'status', 'ksr', 'vsr', 'time', 'monotime'],
   deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'time', 'monotime'],
-  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'dr', 'time', 'monotime'],
+  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'timestamps', 'dr', 'time', 'monotime'],
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
 } as const satisfies { [T in CrankEntryType]: readonly string[] };
 
@@ -139,10 +142,11 @@ type SlotsAgree = [
   Is<'status', (typeof SLOTS)['deliver-result'][Slot.DrStatus]>,
   Is<'problem', (typeof SLOTS)['deliver-result'][Slot.DrProblem]>,
   Is<'computrons', (typeof SLOTS)['deliver-result'][Slot.DrComputrons]>,
+  Is<'timestamps', (typeof SLOTS)['deliver-result'][Slot.DrTimestamps]>,
 ];
 
 /** Slots enough for any type's fields. */
-const SLOT_COUNT = 11;
+const SLOT_COUNT = 12;
 
 /** Each type's maker, which takes its slots in order. */
 const MAKERS: { readonly [T in CrankEntryType]: (...args: never[]) => CrankEntry } = {
@@ -247,7 +251,7 @@ function programKey(p: Program): string {
 /** What is read from a key's value besides the value itself (key-order.ts, DERIVED_FROM). */
 function derivation(type: CrankEntryType, key: string, mask: Record<string, true | undefined>): number {
   if (type === 'syscall-result' && (key === 'ksr' || key === 'vsr') && mask.status) return DERIVE_STATUS;
-  if (type === 'deliver-result' && key === 'dr' && (mask.status || mask.problem || mask.computrons)) return DERIVE_DR;
+  if (type === 'deliver-result' && key === 'dr' && (mask.status || mask.problem || mask.computrons || mask.timestamps)) return DERIVE_DR;
   if (type === 'deliver' && (key === 'kd' || key === 'vd') && mask.method) return DERIVE_METHOD;
   if (type === 'syscall' && key === 'ksc' && mask.name) return DERIVE_NAME;
   // The whole message, when asked for, wins over its head.
@@ -290,6 +294,7 @@ const TYPE_KEY = literal('{"type":"');
 const NULL_CLOSE = literal('null]');
 const METHARGS_BODY = literal(',{"methargs":{"body":');
 const COMPUTE_BYTES = asciiBytes('"compute"');
+const TIMESTAMPS_BYTES = asciiBytes('"timestamps"');
 
 /** The index of a syscall type's `syscall` key (the name) in its steps. */
 const NAME_STEP = KEY_ORDER.syscall.findIndex((s) => s.key === 'syscall');
@@ -492,6 +497,7 @@ export class FastReader implements StepHost {
         slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
         slots[Slot.DrProblem] = problemOf(dr);
         slots[Slot.DrComputrons] = computronsOf(dr);
+        slots[Slot.DrTimestamps] = timestampsOf(dr);
         return true;
       }
       case DERIVE_HEAD:
@@ -584,7 +590,7 @@ export class FastReader implements StepHost {
     return true;
   }
 
-  /** dr[0] and dr[2].compute, read without parsing the whole `dr`. */
+  /** dr[0], dr[1] unless ok, dr[2].compute and dr[2].timestamps, read without parsing the whole `dr`. */
   private drFigures(at: number, end: number): boolean {
     const sc = this.sc;
     const buf = sc.buf;
@@ -604,18 +610,25 @@ export class FastReader implements StepHost {
     }
     sc.pos += 1;
     let compute: number | undefined;
+    let timestamps: number[] | undefined;
     if (sc.lit(NULL_CLOSE)) {
       compute = undefined;
     } else if (buf[sc.pos] === 123 && buf[sc.pos + 1] !== 125) {
-      // Member by member: the last "compute" counts, as in JSON.parse.
+      // Member by member: the last "compute" (and "timestamps") counts, as in JSON.parse.
       do {
         sc.pos += 1;
         const keyAt = sc.pos;
         if (!sc.skipStr() || buf[sc.pos] !== 58) return false;
         const isCompute = sameBytes(buf, keyAt, sc.pos, COMPUTE_BYTES);
-        // A key with an escape may be "compute" all the same: the plain path reads it.
+        // A key with an escape may be "compute" or "timestamps" all the same: the plain path reads it.
         if (!isCompute && hasEscape(buf, keyAt, sc.pos)) return false;
+        const isTimestamps = !isCompute && sameBytes(buf, keyAt, sc.pos, TIMESTAMPS_BYTES);
         sc.pos += 1;
+        if (isTimestamps) {
+          timestamps = this.numberList();
+          if (timestamps === undefined) return false;
+          continue;
+        }
         if (isCompute) {
           const c = buf[sc.pos] as number;
           if (c === 45 || (c >= 48 && c <= 57)) {
@@ -636,7 +649,33 @@ export class FastReader implements StepHost {
     }
     if (sc.pos !== end) return false;
     this.slots[Slot.DrComputrons] = compute;
+    this.slots[Slot.DrTimestamps] = timestamps;
     return true;
+  }
+
+  /**
+   * `[n,n,...]` of plain JSON numbers, as timestampsOf reads it (a number
+   * too big for a double is NaN there); undefined for any other value (a
+   * space, null, a string...): the line then goes to the plain path.
+   */
+  private numberList(): number[] | undefined {
+    const sc = this.sc;
+    const buf = sc.buf;
+    if (buf[sc.pos] !== 91) return undefined;
+    sc.pos += 1;
+    const list: number[] = [];
+    if (buf[sc.pos] === 93) {
+      sc.pos += 1;
+      return list;
+    }
+    for (;;) {
+      const n = sc.num();
+      if (n !== n) return undefined;
+      list.push(Number.isFinite(n) ? n : NaN);
+      const c = buf[sc.pos++];
+      if (c === 93) return list;
+      if (c !== 44) return undefined;
+    }
   }
 
   /** The first element of an array value, a short string: `["ok",...`. */
