@@ -86,3 +86,22 @@ export function joinMapped<T>(items: readonly T[], each: (item: T, index: number
   }
   return out;
 }
+
+/** Whole µs in a unit a person reads at a glance: `112.05 s`, `36.21 ms`, `902 µs` (exact µs stay in --json and exports). */
+export function readableMicros(us: number): string {
+  const size = Math.abs(us);
+  if (size >= 1_000_000) return `${fixed2(us / 1_000_000)} s`;
+  if (size >= 1_000) return `${fixed2(us / 1_000)} ms`;
+  return `${fixed0(us)} µs`;
+}
+
+/** Whole µs as seconds with two decimals and no space, as the snapshot line prints them: `1.81s`. */
+export function seconds2(us: number): string {
+  return `${fixed2(us / 1_000_000)}s`;
+}
+
+/** Bytes in decimal megabytes with one decimal: `14.1 MB` (1 MB = 1,000,000 bytes); under 100 kB in kB: `12.7 kB`. */
+export function megabytes(bytes: number): string {
+  if (Math.abs(bytes) < 100_000) return `${(bytes / 1_000).toFixed(1)} kB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}
