@@ -17,6 +17,7 @@ export interface RenderCliOptions extends TerminalCliOptions {
   nonoise?: boolean;
   novatstore?: boolean;
   timing?: boolean;
+  parts?: boolean;
   bigwidth?: number;
   annotations?: string;
   annot?: string;
@@ -43,6 +44,7 @@ export function addRenderOptions(cmd: Command): Command {
     .option('--nonoise', 'drop routing cranks, crank-start/finish lines, subscribes and clist lines')
     .option('--novatstore', 'drop vatstore syscall lines')
     .option('--timing', 'times in crank headers, and after each syscall line')
+    .option('--parts', 'with --timing (implied): crank headers split the time (page-in, vat, syscall, pipe, snapshot, kernel), snapshot lines their times')
     .option('--bigwidth <n>', `print values longer than n characters as <BIG> (default ${DEFAULT_BIG_WIDTH})`, parseNonNegativeInt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   for (const opt of selectionOptions()) cmd.addOption(opt);
@@ -65,7 +67,8 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
   return {
     nonoise: opts.nonoise === true,
     novatstore: opts.novatstore === true,
-    timing: opts.timing === true,
+    timing: opts.timing === true || opts.parts === true,
+    ...(opts.parts === true ? { parts: true } : {}),
     bigWidth: opts.bigwidth ?? DEFAULT_BIG_WIDTH,
     vatspace: opts.vatspace === true,
     crankbreaks: opts.crankbreaks,

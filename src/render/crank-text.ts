@@ -18,13 +18,34 @@ import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
 import { inline, joinMapped, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
+import { partsFiguresIfTheyAdd } from './parts-header.js';
 import { appendSyscallLines } from './syscall-lines.js';
 
 /** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%] 4 syscalls 12345 computrons` */
 export function timingText(crank: Crank, noTimes = false): string {
-  const { total, syscall, syscallCount, computrons } = crank.timing;
+  return figuresAndCounts(crank, timingFigures(crank), noTimes);
+}
+
+/** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%]` */
+function timingFigures(crank: Crank): string {
+  const { total, syscall } = crank.timing;
   const local = total - syscall;
-  const figures = `[total:${micros(total)} local:${micros(local)} ${percent(local / total)} syscall:${micros(syscall)} ${percent(syscall / total)}]`;
+  return `[total:${micros(total)} local:${micros(local)} ${percent(local / total)} syscall:${micros(syscall)} ${percent(syscall / total)}]`;
+}
+
+/**
+ * `--parts`' header text: the time split (parts-header.ts) and the counts,
+ * `[total:1892598µs vat:34754µs (gc:34473µs) ... snapshot:1840289µs kernel:2051µs] 1 syscalls 2364 computrons`;
+ * where the split adds nothing to `--timing`'s figures (a local worker's
+ * crank with no page-in or snapshot), `--timing`'s text.
+ */
+export function partsText(crank: Crank, noTimes = false): string {
+  return figuresAndCounts(crank, partsFiguresIfTheyAdd(crank) ?? timingFigures(crank), noTimes);
+}
+
+/** The figures, then the syscall count and computrons; --no-times keeps only the counts. */
+function figuresAndCounts(crank: Crank, figures: string, noTimes: boolean): string {
+  const { syscallCount, computrons } = crank.timing;
   const compute = computrons === undefined ? '' : ` ${computrons} computrons`;
   // --no-times keeps only what the vats did: the syscall count and computrons.
   return `${noTimes ? '' : `${figures} `}${syscallCount} syscalls${compute}`;
@@ -79,7 +100,8 @@ export function crankHeader(ctx: RenderContext, crank: Crank): string {
   if (routing) return `// crank ${num}: routing${timing && whole ? ctx.took(crank.timing.total) : ''}${opening}${again}`;
   const label = ctx.annotations.crankLabels.get(crank.crankNum);
   const labelText = label === undefined ? '' : ` --- ${label}`;
-  const timingPart = timing && whole ? ` ${timingText(crank, noTimes)}` : '';
+  const figures = ctx.options.parts ? partsText : timingText;
+  const timingPart = timing && whole ? ` ${figures(crank, noTimes)}` : '';
   return `// crank ${num}: ${who}${labelText}${timingPart}${opening}${again}`;
 }
 

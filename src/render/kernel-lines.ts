@@ -6,9 +6,11 @@
  * Many come in start/finish pairs printed as one line with the duration
  * between them; `Spans` remembers the starts.
  */
+import { snapshotOf } from '../model/snapshots.js';
 import type { OtherEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
+import { snapshotSaveDetails } from './snapshot-line.js';
 import { renderCapData } from './values.js';
 
 /** The open half of each start/finish pair (NaN or undefined: none open). */
@@ -104,7 +106,10 @@ export class KernelLines {
       case 'heap-snapshot-save': {
         const pos = entry.endPosition as unknown;
         const at = pos !== null && typeof pos === 'object' ? (pos as { itemCount?: unknown }).itemCount : pos;
-        return [`heap-snapshot-save ${inline(entry.vatID)} ${inline(entry.snapshotID)} at ${inline(at)}`];
+        const line = `heap-snapshot-save ${inline(entry.vatID)} ${inline(entry.snapshotID)} at ${inline(at)}`;
+        // --parts: the save's times and sizes.
+        const save = ctx.options.parts ? snapshotOf(entry) : undefined;
+        return [save === undefined ? line : `${line}${snapshotSaveDetails(save, ctx.options.noTimes === true)}`];
       }
       case 'heap-snapshot-load':
         return [`heap-snapshot-load ${inline(entry.vatID)} ${inline(entry.hash ?? entry.snapshotID)} at ${inline(entry.snapPos)}`];

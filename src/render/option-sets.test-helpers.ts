@@ -13,4 +13,5 @@ export const RENDER_OPTION_SETS: ReadonlyArray<Partial<RenderOptions>> = [
   { vatspace: true, nonoise: true, novatstore: true, timing: true },
   { summarize: true, clist: false, crankbreaks: false, usesloggertags: true },
   { noTimes: true, timing: true },
+  { timing: true, parts: true },
 ];

@@ -6,6 +6,14 @@ export interface RenderOptions {
   novatstore: boolean;
   /** Times in crank headers and after each syscall line. */
   timing: boolean;
+  /**
+   * Under `timing`, a crank header shows where its time went (the time
+   * split: page-in, vat, syscall, pipe, snapshot, kernel) wherever that says
+   * more than total and syscall time, and a heap-snapshot-save line its
+   * times and sizes. Absent means false. Set with `timing` (`--parts`
+   * implies `--timing`).
+   */
+  parts?: boolean;
   /** Values longer than this print as `<BIG>` (an annotation file's bigWidth wins). */
   bigWidth: number;
   /** Render vrefs (`vd`/`vsc`/`vsr`) instead of krefs. */
