@@ -116,7 +116,7 @@ describe('bash', () => {
   });
 
   it('completes the values of an option that takes a fixed set: top --by, --format, --sort...', () => {
-    expect(complete('top', '--by', '')).toEqual(['computrons', 'local', 'syscall', 'syscall-count', 'syscall-fraction', 'total']);
+    expect(complete('top', '--by', '')).toEqual(['computrons', 'gc', 'kernel', 'local', 'page-in', 'pipe', 'snapshot', 'syscall', 'syscall-count', 'syscall-fraction', 'total', 'vat']);
     expect(complete('top', '--by', 'sys')).toEqual(['syscall', 'syscall-count', 'syscall-fraction']);
     // Repeatable: again after a first one, and after other options.
     expect(complete('top', '--by', 'total', '-n', '3', '--by', 'lo')).toEqual(['local']);
@@ -161,7 +161,7 @@ describe('zsh', () => {
   });
 
   it('completes the values of an option that takes a fixed set (top --by, --format, --sort...)', () => {
-    expect(text).toMatch(/^ +'\*--by=\[[^\n]*\]:value:\(total local syscall syscall-fraction syscall-count computrons\)' \\$/m);
+    expect(text).toMatch(/^ +'\*--by=\[[^\n]*\]:value:\(total local syscall syscall-fraction syscall-count computrons page-in vat pipe snapshot kernel gc\)' \\$/m);
     for (const { option, values } of withValues) {
       expect(text, option.long).toContain(`]:value:(${values.join(' ')})'`);
     }

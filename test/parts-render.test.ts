@@ -10,51 +10,13 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderSlog } from '../src/run/render.js';
 import { referenceText, ROOT, runCli, slogPath } from './helpers.js';
-import { loopCranks, loopDeliveries, slogEntries, type LoopCrank, type LoopDelivery } from './time-split-loop.js';
+import { expectedFigures, loopFacts, splitAdds, type LoopFacts } from './parts-expected.js';
+import { slogEntries } from './time-split-loop.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const CHAIN_A = join(REAL, 'chain-A.slog');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
-const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
-
-/** What the loop says of each crank (those whose number the slog gives once): its split and its deliveries. */
-function loopFacts(entries: readonly Json[]): Map<number, { crank: LoopCrank; deliveries: LoopDelivery[] }> {
-  const cranks = loopCranks(entries);
-  const counts = new Map<number, number>();
-  for (const c of cranks) counts.set(c.crankNum as number, (counts.get(c.crankNum as number) ?? 0) + 1);
-  const out = new Map<number, { crank: LoopCrank; deliveries: LoopDelivery[] }>();
-  for (const c of cranks) if (counts.get(c.crankNum as number) === 1) out.set(c.crankNum as number, { crank: c, deliveries: [] });
-  for (const d of loopDeliveries(entries)) out.get(d.crankNum as number)?.deliveries.push(d);
-  return out;
-}
-
-/** Does the split say more than total and syscall time (page-in, snapshot, pipe, or vat and pipe not told apart)? */
-function splitAdds({ crank, deliveries }: { crank: LoopCrank; deliveries: LoopDelivery[] }): boolean {
-  return crank.pageIn > 0 || crank.snapshot > 0 || deliveries.some((d) => d.worker === undefined || (d.pipe as number) > 0);
-}
-
-/** The header's figures as docs/render.md writes them, from the loop's split. */
-function expectedFigures({ crank, deliveries }: { crank: LoopCrank; deliveries: LoopDelivery[] }): string {
-  const known = deliveries.every((d) => d.worker !== undefined);
-  const vat = sum(deliveries.map((d) => d.worker ?? 0));
-  const pipe = sum(deliveries.map((d) => d.pipe ?? 0));
-  if (known) expect(vat + pipe, `crank ${crank.crankNum}: vat + pipe`).toBe(crank.vatAndPipe);
-  const boyd = deliveries.filter((d) => d.dispatch === 'bringOutYourDead');
-  const gcs = boyd.map((d) => d.gc);
-  const gcSum = sum(gcs.map((g) => g ?? 0));
-  const gc = boyd.length === 0 ? '' : gcs.includes(undefined) ? ' (gc:?)' : gcSum > 0 ? ` (gc:${gcSum}µs)` : '';
-  const pieces = [`total:${crank.total}µs`];
-  if (crank.pageIn > 0) pieces.push(`page-in:${crank.pageIn}µs${crank.replay > 0 ? ` (replay:${crank.replay}µs)` : ''}`);
-  if (!known) pieces.push(`unknown(vat+pipe):${crank.vatAndPipe}µs${gc}`);
-  else if (vat > 0 || gc !== '') pieces.push(`vat:${vat}µs${gc}`);
-  if (crank.syscall > 0) pieces.push(`syscall:${crank.syscall}µs`);
-  if (known && pipe > 0) pieces.push(`pipe:${pipe}µs`);
-  if (crank.snapshot > 0) pieces.push(`snapshot:${crank.snapshot}µs`);
-  if (crank.kernel > 0) pieces.push(`kernel:${crank.kernel}µs`);
-  return `[${pieces.join(' ')}]`;
-}
 
 const HEADER = /^\/\/ crank (\d+): .*? (\[total:\d+µs [^\]]*\]) \d+ syscalls/;
 
@@ -109,7 +71,7 @@ describe('the shared slogs', () => {
       changed.push(i);
       // Only a crank header whose split adds something, or a heap-snapshot-save line.
       const m = HEADER.exec(line);
-      if (m) expect(splitAdds(facts.get(Number(m[1])) as { crank: LoopCrank; deliveries: LoopDelivery[] }), line).toBe(true);
+      if (m) expect(splitAdds(facts.get(Number(m[1])) as LoopFacts), line).toBe(true);
       else expect(line.startsWith('heap-snapshot-save ') && (reference[i] as string).startsWith('heap-snapshot-save '), line).toBe(true);
     });
     const split = checkAgainstLoop(r.text, entries);
@@ -163,7 +125,7 @@ describe('chain-A', () => {
     const save = entries.find((e) => e.type === 'heap-snapshot-save' && e.vatID === 'v5' && e.endPosition === 46) as Json;
     expect(lines).toContain(expectedSaveLine(save));
     expect(lines.find((l) => l.startsWith('heap-snapshot-save '))).toMatch(/ at 46: compress 1\.81s db 0\.02s 14\.1 MB -> 2\.8 MB$/);
-    const c808 = loopFacts(entries).get(808) as { crank: LoopCrank; deliveries: LoopDelivery[] };
+    const c808 = loopFacts(entries).get(808) as LoopFacts;
     expect(lines).toContain(`// crank 808: v5 timer ${expectedFigures(c808)} 1 syscalls 2364 computrons`);
   });
 });

@@ -2,17 +2,60 @@
  * `slogulate top` (in process, runInProcess, but for stdin and one usage
  * error on a real process): every ranking checked against the reference `--timing`
  * render, whose delivery crank header lines the test sorts itself (ties in
- * crank order), the way users did it by hand.
+ * crank order), the way users did it by hand, each line with what the crank
+ * did (its first delivery's method or kind, read from the slog's JSON);
+ * the rankings by a part of the time split against the split a plain loop
+ * computes (test/parts-expected.ts).
  */
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TopN } from '../src/analyses/common/top-n.js';
-import { readSlog, referenceText, runCli, SLOG_NAMES } from './helpers.js';
+import { readSlog, referenceText, ROOT, runCli, SLOG_NAMES, slogPath } from './helpers.js';
+import { expectedFigures, loopFacts, loopPart, type LoopFacts } from './parts-expected.js';
 import { runInProcess } from './run-main.js';
+import { methodOf } from './slog-facts.js';
+import { slogEntries } from './time-split-loop.js';
+
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+
+/**
+ * What each crank did, from the slog's JSON: its first live delivery's method
+ * (a message) or kind, then `+kind` for each other kind of live delivery in it
+ * (not `message`).
+ */
+function cranksDid(entries: readonly Json[]): Map<number, string> {
+  const out = new Map<number, string>();
+  const kinds = new Map<number, string[]>();
+  for (const e of entries) {
+    if (e.type !== 'deliver' || e.replay === true) continue;
+    const kd = e.kd as [string, unknown, { methargs: { body: string } }];
+    const kind = String(e.dispatch ?? kd[0]);
+    const seen = kinds.get(e.crankNum);
+    if (seen === undefined) {
+      out.set(e.crankNum, kind === 'message' ? methodOf(kd[2].methargs) : kind);
+      kinds.set(e.crankNum, [kind]);
+    } else if (kind !== 'message' && !seen.includes(kind)) {
+      seen.push(kind);
+      out.set(e.crankNum, `${out.get(e.crankNum)}+${kind}`);
+    }
+  }
+  return out;
+}
+
+/** A header with what the crank did after the vat's name (`// crank 9: v2 vatAdmin startVat [...]`). */
+const withDid = (header: string, did: string | undefined): string =>
+  did === undefined ? header : header.replace(/^(\/\/ crank \d+: \S+ \S+)/, `$1 ${did}`);
 
 type Key = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons';
 
 interface Header {
+  /** The reference --timing header. */
+  header: string;
+  /** top's line: that header with what the crank did. */
   line: string;
+  did: string | undefined;
   crankNum: number;
   vatID: string;
   figures: Record<Key, number | undefined>;
@@ -23,6 +66,7 @@ const HEADER =
 
 /** The finished delivery cranks' header lines of the reference `--timing` render, in crank order. */
 function timingHeaders(slog: string): Header[] {
+  const did = cranksDid(slogEntries(slogPath(slog)));
   const lines = referenceText(slog, 'timing')
     .split('\n')
     .filter((l) => l.startsWith('// crank ') && l.includes('[total:'));
@@ -30,7 +74,9 @@ function timingHeaders(slog: string): Header[] {
     const m = HEADER.exec(line);
     if (!m) throw new Error(`unexpected header ${line}`);
     return {
-      line,
+      header: line,
+      line: withDid(line, did.get(Number(m[1]))),
+      did: did.get(Number(m[1])),
       crankNum: Number(m[1]),
       vatID: m[2] as string,
       figures: {
@@ -129,7 +175,9 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
     expect(json.rankings.map((k) => k.key)).toEqual(ALL_KEYS.filter((k) => k !== 'computrons' || hasComputrons));
     for (const ranking of json.rankings) {
       const expected = expectedTop(headers, ranking.key, 7).map((l) => headers.find((h) => h.line === l) as Header);
-      expect(ranking.cranks.map((c) => c.header)).toEqual(expected.map((h) => h.line));
+      expect(ranking.cranks.map((c) => c.header)).toEqual(expected.map((h) => h.header));
+      expect(ranking.cranks.map((c) => c.line)).toEqual(expected.map((h) => h.line));
+      expect(ranking.cranks.map((c) => c.method)).toEqual(expected.map((h) => h.did));
       ranking.cranks.forEach((c, i) => {
         const h = expected[i] as Header;
         expect(c.crankNum).toBe(h.crankNum);
@@ -159,6 +207,76 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
   });
 });
 
+const PART_KEYS = ['page-in', 'vat', 'pipe', 'snapshot', 'kernel', 'gc'] as const;
+type PartKey = (typeof PART_KEYS)[number];
+
+/** The delivery cranks top ranks by a part, best first (ties in crank order), by the loop's split: those where it is known and above 0. */
+function expectedPartTop(entries: readonly Json[], key: PartKey, n: number): Array<{ crankNum: number; facts: LoopFacts; value: number }> {
+  const routing = new Set(entries.filter((e) => e.type === 'crank-start' && e.crankType === 'routing').map((e) => e.crankNum as number));
+  return [...loopFacts(entries)]
+    .filter(([crankNum]) => !routing.has(crankNum))
+    .map(([crankNum, facts]) => ({ crankNum, facts, value: loopPart(facts, key) }))
+    .filter((c): c is { crankNum: number; facts: LoopFacts; value: number } => c.value !== undefined)
+    .sort((a, b) => b.value - a.value || a.crankNum - b.crankNum)
+    .slice(0, n);
+}
+
+/** Checks `top --by` each part key's sections against the loop; returns the crank numbers of each. */
+function checkPartSections(stdout: string, entries: readonly Json[], n: number): Map<PartKey, number[]> {
+  const did = cranksDid(entries);
+  const got = sections(stdout);
+  expect(got).toHaveLength(PART_KEYS.length);
+  const out = new Map<PartKey, number[]>();
+  PART_KEYS.forEach((key, i) => {
+    const expected = expectedPartTop(entries, key, n);
+    const { title, lines } = got[i] as { title: string; lines: string[] };
+    expect(title, key).toMatch(new RegExp(`^Top ${expected.length} of \\d+ delivery cranks by ${key === 'gc' ? 'GC' : key === 'snapshot' ? 'heap snapshot' : key} time`));
+    if (expected.length === 0) expect(lines).toEqual([`(no crank has ${key} time known and above 0)`]);
+    else
+      expect(lines.map((l) => Number(/^\/\/ crank (\d+):/.exec(l)?.[1])), key).toEqual(expected.map((c) => c.crankNum));
+    expected.forEach((c, j) => {
+      const line = lines[j] as string;
+      // What it did after the vat's name, then the split (parts of 0 left out).
+      const doing = did.get(c.crankNum);
+      expect(line, key).toContain(`${doing === undefined ? '' : ` ${doing}`} ${expectedFigures(c.facts)} `);
+    });
+    out.set(key, expected.map((c) => c.crankNum));
+  });
+  return out;
+}
+
+describe('top --by a part of the time split', () => {
+  it.each(SLOG_NAMES)('%s: every part, against the loop', async (slog) => {
+    const r = await runInProcess(['top', ...PART_KEYS.flatMap((k) => ['--by', k]), '-n', '12', `${slog}.slog`]);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const got = checkPartSections(r.stdout, slogEntries(slogPath(slog)), 12);
+    // Local workers have no pipe and no snapshot; the XS slog has both.
+    if (slog === 'a-xs-3') for (const key of ['pipe', 'snapshot', 'vat', 'gc'] as const) expect(got.get(key)?.length, key).toBe(12);
+    else expect([got.get('pipe')?.length, got.get('snapshot')?.length]).toEqual([0, 0]);
+  });
+
+  it('chain-A: crank 808 ranks first by snapshot, 1419 first by page-in, neither among the first 5 by vat', async () => {
+    const r = await runInProcess(['top', ...PART_KEYS.flatMap((k) => ['--by', k]), '-n', '5', CHAIN_A]);
+    expect([r.status, r.stderr]).toEqual([0, '']);
+    const got = checkPartSections(r.stdout, slogEntries(CHAIN_A), 5);
+    expect(got.get('vat')).not.toContain(808);
+    expect(got.get('vat')).not.toContain(1419);
+    expect(got.get('snapshot')?.[0]).toBe(808);
+    expect(got.get('page-in')?.[0]).toBe(1419);
+    // By local time (all but syscalls), as before: 808 and 1419 rank high there.
+    const local = await runInProcess(['top', '--by', 'local', '-n', '5', CHAIN_A]);
+    const nums = sections(local.stdout)[0]?.lines.map((l) => Number(/crank (\d+)/.exec(l)?.[1]));
+    expect(nums).toContain(808);
+    expect(nums).toContain(1419);
+  });
+
+  it('the default rankings stay the six of before', async () => {
+    const r = await runInProcess(['top', '--json', 'a-local-3.slog']);
+    const json = JSON.parse(r.stdout) as { rankings: Array<{ key: string }> };
+    expect(json.rankings.map((k) => k.key)).toEqual(['total', 'local', 'syscall', 'syscall-fraction', 'syscall-count']);
+  });
+});
+
 describe('top: edge cases', () => {
   it('--annotations: the headers carry annotation names and crank labels, as in the annotated render', async () => {
     const annotated = referenceText('a-local-3', 'annotated-nonoise-novatstore').split('\n');
@@ -171,7 +289,7 @@ describe('top: edge cases', () => {
       .map((h) => {
         const plain = annotated.find((l) => l.startsWith(`// crank ${h.crankNum}: `)) as string;
         expect(plain).toMatch(/ --- Start of round #\d$/);
-        return `${plain} ${h.line.slice(h.line.indexOf('[total:'))}`;
+        return `${withDid(plain, h.did)} ${h.line.slice(h.line.indexOf('[total:'))}`;
       });
     expect(sections(r.stdout)[0]?.lines).toEqual(expected);
   });

@@ -18,7 +18,7 @@ import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
 import { inline, joinMapped, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
-import { partsFiguresIfTheyAdd } from './parts-header.js';
+import { partsFigures, partsFiguresIfTheyAdd } from './parts-header.js';
 import { appendSyscallLines } from './syscall-lines.js';
 
 /** `[total:902µs local:790µs 87.58% syscall:112µs 12.42%] 4 syscalls 12345 computrons` */
@@ -41,6 +41,11 @@ function timingFigures(crank: Crank): string {
  */
 export function partsText(crank: Crank, noTimes = false): string {
   return figuresAndCounts(crank, partsFiguresIfTheyAdd(crank) ?? timingFigures(crank), noTimes);
+}
+
+/** The split whatever it adds (`top`'s rankings by a part show the part they rank by); `--timing`'s text for a crank without parts. */
+export function splitText(crank: Crank, noTimes = false): string {
+  return figuresAndCounts(crank, crank.parts === undefined ? timingFigures(crank) : partsFigures(crank, crank.parts), noTimes);
 }
 
 /** The figures, then the syscall count and computrons; --no-times keeps only the counts. */
@@ -86,12 +91,21 @@ function openingText(crank: Crank): string {
  * `// crank 96: v1 bootstrap --- label [timing]`, `// crank 21: routing 118µs`,
  * `// crank 50: v1 bootstrap (unfinished)`, `// crank 11: v6 carol (started
  * before the slog)`, `... (again after restart)`. A crank the slog has only
- * part of (unfinished, or without its start) prints no timing.
+ * part of (unfinished, or without its start) prints no timing; `--parts`
+ * prints the split (partsText).
  */
 export function crankHeader(ctx: RenderContext, crank: Crank): string {
+  return crankHeaderWith(ctx, crank, ctx.options.parts ? partsText : timingText);
+}
+
+/**
+ * A crank's header with these figures (under `timing`), and `doing` after
+ * the vat's name, as `top` prints it: `// crank 808: v5 timer bringOutYourDead [...]`.
+ */
+export function crankHeaderWith(ctx: RenderContext, crank: Crank, figures: (crank: Crank, noTimes: boolean) => string, doing?: string): string {
   const num = crankNumber(crank);
   const routing = crank.crankType === 'routing';
-  const who = routing ? 'routing' : `${vatText(crank)} ${crankVatName(ctx, crank)}`;
+  const who = routing ? 'routing' : `${vatText(crank)} ${crankVatName(ctx, crank)}${doing === undefined ? '' : ` ${doing}`}`;
   const again = crank.again ? ' (again after restart)' : '';
   const opening = openingText(crank);
   if (!crank.finish) return `// crank ${num}: ${who}${opening} (unfinished)${again}`;
@@ -100,8 +114,7 @@ export function crankHeader(ctx: RenderContext, crank: Crank): string {
   if (routing) return `// crank ${num}: routing${timing && whole ? ctx.took(crank.timing.total) : ''}${opening}${again}`;
   const label = ctx.annotations.crankLabels.get(crank.crankNum);
   const labelText = label === undefined ? '' : ` --- ${label}`;
-  const figures = ctx.options.parts ? partsText : timingText;
-  const timingPart = timing && whole ? ` ${figures(crank, noTimes)}` : '';
+  const timingPart = timing && whole ? ` ${figures(crank, noTimes === true)}` : '';
   return `// crank ${num}: ${who}${labelText}${timingPart}${opening}${again}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Top-N rankings of delivery cranks (`slogulate top`): by total time, local
- * time, syscall time, syscall fraction, syscall count and computrons, in one
- * pass and memory bounded by N per ranking.
+ * time, syscall time, syscall fraction, syscall count and computrons, and by
+ * a part of the time split (vat, pipe, snapshot, page-in, kernel, gc:
+ * model/parts.ts), in one pass and memory bounded by N per ranking.
  *
  * What is ranked: every selected delivery crank the slog holds whole, from
  * its start to its finish (routing cranks, a crank the slog ends inside and
@@ -10,27 +11,53 @@
  * by the figures their `--timing` header prints (whole µs, percentages with
  * two decimals), so a ranking agrees with sorting those header lines; equal
  * figures keep crank order. Each ranked crank carries its exact `--timing`
- * header, made when the crank went by, exactly as the text render prints it.
+ * header, made when the crank went by, exactly as the text render prints it,
+ * and the lines `top` prints: that header with what the crank did (its first
+ * delivery's method or kind), and the `--parts` header likewise.
+ *
+ * A part ranks the cranks where it is above 0: one where it is unknown (vat
+ * and pipe where a worker's list is unusable), absent (gc without a
+ * bringOutYourDead) or 0 is left out of that ranking.
  */
 import type { Annotations } from '../../model/annotations.js';
 import { emptyAnnotations } from '../../model/annotations.js';
 import type { CrankSink } from '../../model/assembler.js';
-import type { Crank } from '../../model/crank.js';
+import type { Crank, CrankParts } from '../../model/crank.js';
 import { isDelivery } from '../../model/crank.js';
+import { partMicros, partNamed, type PartSpec } from '../../model/parts.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
+import { withFields } from '../../scan/reads.js';
 import { RenderContext } from '../../render/context.js';
-import { crankHeader, crankVatName } from '../../render/crank-text.js';
+import { crankHeader, crankHeaderWith, crankVatName, splitText, timingText } from '../../render/crank-text.js';
 import { fixed0, round2 } from '../../render/format.js';
 import { defaultRenderOptions } from '../../render/options.js';
+import { DELIVERY_METHOD_READS, deliveryMethod } from '../common/delivery-method.js';
 import { SelectedCranks, SPAN_READS } from '../common/selected-cranks.js';
 import type { SelectionSpec } from '../common/selection.js';
 import { TopN } from '../common/top-n.js';
 
-/** What a ranking sorts by (the `--by` values). */
-export type TopKey = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons';
+/** The parts of the time split a ranking can sort by (model/parts.ts names). */
+export type TopPartKey = 'vat' | 'pipe' | 'snapshot' | 'page-in' | 'kernel' | 'gc';
 
-/** Every key, in the order their sections print. */
-export const TOP_KEYS: readonly TopKey[] = ['total', 'local', 'syscall', 'syscall-fraction', 'syscall-count', 'computrons'];
+/** What a ranking sorts by (the `--by` values). */
+export type TopKey = 'total' | 'local' | 'syscall' | 'syscall-fraction' | 'syscall-count' | 'computrons' | TopPartKey;
+
+/** The rankings made when none is asked for, in the order their sections print. */
+export const DEFAULT_TOP_KEYS: readonly TopKey[] = ['total', 'local', 'syscall', 'syscall-fraction', 'syscall-count', 'computrons'];
+
+/** The parts' keys, in the split's print order. */
+export const TOP_PART_KEYS: readonly TopPartKey[] = ['page-in', 'vat', 'pipe', 'snapshot', 'kernel', 'gc'];
+
+/** Every key. */
+export const TOP_KEYS: readonly TopKey[] = [...DEFAULT_TOP_KEYS, ...TOP_PART_KEYS];
+
+/** Is it a part of the time split (ranked by it, listed by the `--parts` header)? */
+export function isPartKey(key: TopKey): key is TopPartKey {
+  return (TOP_PART_KEYS as readonly string[]).includes(key);
+}
+
+/** Each part key's part. */
+const PART_OF: ReadonlyMap<TopKey, PartSpec> = new Map(TOP_PART_KEYS.map((k) => [k, partNamed(k) as PartSpec]));
 
 /** Section titles: `Top 5 of 138 delivery cranks by <title>:`. */
 export const TOP_TITLES: Readonly<Record<TopKey, string>> = {
@@ -40,6 +67,12 @@ export const TOP_TITLES: Readonly<Record<TopKey, string>> = {
   'syscall-fraction': 'fraction of time in syscalls',
   'syscall-count': 'number of syscalls',
   computrons: 'computrons',
+  'page-in': 'page-in time (bringing the vat online: worker start, snapshot load, replay)',
+  vat: 'vat time (the worker running vat code)',
+  pipe: 'pipe time (messages between kernel and worker)',
+  snapshot: 'heap snapshot time (saving the heap, restarting the worker)',
+  kernel: 'kernel time (routing, c-lists, queues, commit)',
+  gc: 'GC time (bringOutYourDead)',
 };
 
 /** One ranked crank: the figures of its `--timing` header, and the header itself. */
@@ -60,8 +93,20 @@ export interface RankedCrank {
   syscallCount: number;
   /** Absent when the crank's worker reports none. */
   computrons?: number;
-  /** `// crank 7324: v51 vaultFactory [total:21673µs local:...] 286 syscalls` */
+  /**
+   * What it did: its first delivery's method (a message) or kind (`notify`,
+   * `bringOutYourDead`...), then `+kind` for each other kind of delivery it
+   * made (`transfer+bringOutYourDead`); absent when the slog has no delivery of it.
+   */
+  method?: string;
+  /** Where its time went, whole µs (docs/time-split.md); absent for a crank without its crank-start. */
+  parts?: CrankParts;
+  /** Its `--timing` header, as the text render prints it: `// crank 7324: v51 vaultFactory [total:21673µs local:...] 286 syscalls` */
   header: string;
+  /** `top`'s line: that header with the method after the vat's name, `// crank 7324: v51 vaultFactory makeVault [total:...] 286 syscalls`. */
+  line: string;
+  /** Likewise with the split (the `--parts` figures, here also where they add nothing to `--timing`'s), as the rankings by a part print it. */
+  partsLine: string;
 }
 
 export interface Ranking {
@@ -98,14 +143,21 @@ export interface TopConfig {
   onRanked?: (row: RankedCrank, crank: Crank) => void;
 }
 
-/** A crank's figures, as its `--timing` header prints them. */
+/** A crank's figures, as its `--timing` header prints them, and its parts. */
 type Figures = Pick<
   RankedCrank,
-  'totalMicros' | 'localMicros' | 'syscallMicros' | 'localPercent' | 'syscallPercent' | 'syscallCount' | 'computrons'
+  'totalMicros' | 'localMicros' | 'syscallMicros' | 'localPercent' | 'syscallPercent' | 'syscallCount' | 'computrons' | 'parts'
 >;
+
+/** A part's µs, when the crank has it and it is above 0 (else the crank is not ranked by it). */
+function partFigure(row: Figures, key: TopKey): number | undefined {
+  const value = row.parts === undefined ? undefined : partMicros(row.parts, PART_OF.get(key) as PartSpec);
+  return value !== undefined && value > 0 ? value : undefined;
+}
 
 /** The figure a key ranks by (undefined: the crank is not ranked by it). */
 function figure(row: Figures, key: TopKey): number | undefined {
+  if (isPartKey(key)) return partFigure(row, key);
   let value: number | undefined;
   switch (key) {
     case 'total':
@@ -126,8 +178,24 @@ function figure(row: Figures, key: TopKey): number | undefined {
     case 'computrons':
       value = row.computrons;
       break;
+    default:
+      break;
   }
   return value !== undefined && Number.isFinite(value) ? value : undefined;
+}
+
+/** RankedCrank.method: the first delivery's method or kind, then the kinds of the others (not `message`: their methods are not read). */
+function whatItDid(crank: Crank): string | undefined {
+  if (crank.deliver === undefined) return undefined;
+  let text = deliveryMethod(crank.deliver);
+  const seen = [crank.deliver.kind];
+  for (let i = 1; i < crank.deliveryTimes.length; i += 1) {
+    const kind = (crank.deliveryTimes[i] as { dispatch: string }).dispatch;
+    if (kind === 'message' || kind === 'unknown' || seen.includes(kind)) continue;
+    seen.push(kind);
+    text += `+${kind}`;
+  }
+  return text;
 }
 
 interface Candidate {
@@ -156,8 +224,8 @@ const TWO_53 = 2 ** 53;
 /** A percentage with two decimals as `percent()` prints it: Number((f * 100).toFixed(2)), without the string (round2). */
 export const percent2 = (fraction: number): number => round2(fraction * 100);
 
-/** What `top` reads of crank entries: the crank model's timings, and the spans. */
-export const TOP_READS = SPAN_READS;
+/** What `top` reads of crank entries: the crank model's timings, the spans, and a delivery's method (what the crank did). */
+export const TOP_READS = withFields(SPAN_READS, { deliver: DELIVERY_METHOD_READS });
 
 export class TopCollector implements CrankSink {
   private readonly front: SelectedCranks;
@@ -180,7 +248,7 @@ export class TopCollector implements CrankSink {
       onSpill: () => undefined,
     });
     this.ctx = new RenderContext({ ...defaultRenderOptions(), timing: true }, annotations, this.front.vats);
-    for (const key of config.keys ?? TOP_KEYS) this.tops.set(key, new TopN(config.n, candidateOrder));
+    for (const key of config.keys ?? DEFAULT_TOP_KEYS) this.tops.set(key, new TopN(config.n, candidateOrder));
   }
 
   entry(entry: SlogEntry): void {
@@ -212,6 +280,7 @@ export class TopCollector implements CrankSink {
       syscallCount,
     };
     if (computrons !== undefined) figures.computrons = computrons;
+    if (crank.parts !== undefined) figures.parts = crank.parts;
     let row: RankedCrank | undefined;
     const probe = this.probe;
     probe.row.crankNum = crank.crankNum;
@@ -229,13 +298,16 @@ export class TopCollector implements CrankSink {
   private row(crank: Crank, figures: Figures): RankedCrank {
     const { total, syscall } = crank.timing;
     figures.localPercent = percent2((total - syscall) / total);
-    const header = crankHeader(this.ctx, crank);
+    const method = whatItDid(crank);
     const row: RankedCrank = {
       crankNum: crank.crankNum,
       ...(crank.vatID === undefined ? {} : { vatID: crank.vatID }),
       vatName: crankVatName(this.ctx, crank),
       ...figures,
-      header,
+      ...(method === undefined ? {} : { method }),
+      header: crankHeader(this.ctx, crank),
+      line: crankHeaderWith(this.ctx, crank, timingText, method),
+      partsLine: crankHeaderWith(this.ctx, crank, splitText, method),
     };
     const label = this.ctx.annotations.crankLabels.get(crank.crankNum);
     if (label !== undefined) row.label = label;
@@ -254,7 +326,7 @@ export class TopCollector implements CrankSink {
   }
 
   result(): TopResult {
-    const keys = this.config.keys ?? TOP_KEYS.filter((k) => k !== 'computrons' || this.hasComputrons);
+    const keys = this.config.keys ?? DEFAULT_TOP_KEYS.filter((k) => k !== 'computrons' || this.hasComputrons);
     return {
       selection: this.front.selection.describe(),
       ranked: this.ranked,

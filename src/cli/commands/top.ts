@@ -1,9 +1,10 @@
 /**
  * `slogulate top [files...]`: the delivery cranks that cost the most, ranked six
- * ways, each listed as its `--timing` crank header.
+ * ways (or by a part of the time split), each listed as its `--timing` crank
+ * header (`--parts` header for a part) with what the crank did.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { TOP_KEYS, type TopKey, type TopResult } from '../../analyses/top/top.js';
+import { DEFAULT_TOP_KEYS, isPartKey, TOP_KEYS, TOP_PART_KEYS, type TopKey, type TopResult } from '../../analyses/top/top.js';
 import { topOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { commandSettings } from '../../run/pass-settings.js';
@@ -41,7 +42,9 @@ export function topText(result: TopResult): string {
   const sections = result.rankings.map((r) => {
     const lines = [`Top ${r.cranks.length} of ${result.ranked} delivery cranks${scope} by ${r.title}:`];
     if (r.key === 'computrons' && !result.hasComputrons) lines.push('(no crank reports computrons: not an XS worker slog?)');
-    for (const crank of r.cranks) lines.push(crank.header);
+    const part = isPartKey(r.key);
+    if (part && r.cranks.length === 0) lines.push(`(no crank has ${r.key} time known and above 0)`);
+    for (const crank of r.cranks) lines.push(part ? crank.partsLine : crank.line);
     return lines.join('\n');
   });
   return sections.length ? `${sections.join('\n\n')}\n` : '';
@@ -53,7 +56,10 @@ export function register(program: Command): Command {
     .description(SUMMARIES.top)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(
-      new Option('--by <key>', `rank by this (repeatable): ${TOP_KEYS.join(', ')} (default: every key the slog has data for)`).argParser(parseKey),
+      new Option(
+        '--by <key>',
+        `rank by this (repeatable): ${TOP_KEYS.join(', ')} (default: ${DEFAULT_TOP_KEYS.join(', ')}, computrons only where the slog has them)`,
+      ).argParser(parseKey),
     )
     .addOption(new Option('-n, --count <n>', 'how many cranks per ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
     .option('--json', 'print the rankings as JSON');
@@ -63,10 +69,16 @@ export function register(program: Command): Command {
   cmd.addHelpText(
     'after',
     `
-Each ranking lists the cranks as their --timing header lines; equal figures keep crank order.
+Each ranking lists the cranks as their --timing header lines, with what the crank did (its
+first delivery's method or kind) after the vat's name; equal figures keep crank order.
+local is total less syscalls: vat, pipe, page-in, snapshot, kernel (and unknown) time together.
+${TOP_PART_KEYS.join(', ')} rank by that part of the time split (docs/time-split.md), each crank
+listed as its --parts header; a crank where the part is 0, unknown (vat and pipe where the worker's
+timestamps are unusable) or absent (gc without a bringOutYourDead delivery) is left out of that ranking.
 Examples:
   slogulate top chain.slog                         top 5 six ways
   slogulate top --by syscall -n 10 chain.slog      the 10 cranks with most time in syscalls
+  slogulate top --by vat --by snapshot chain.slog  most vat code; most heap snapshot time
   slogulate top --cranks 7215-7495 --vat zoe chain.slog`,
   );
   cmd.action(async (files: string[], _opts: TopCliOptions, command: Command) => {
