@@ -18,6 +18,7 @@ Examples:
   slogulate chain.slog                          render a slog (plain or gzipped)
   slogulate --nonoise --novatstore chain.slog   only what the vats did, no vatstore traffic
   slogulate --timing chain.slog.gz > vslog      crank and syscall times
+  slogulate --parts chain.slog                  where each crank's time went
   cat chain.slog | slogulate -                  read stdin
   slogulate --annotations annot.json chain.slog name krefs, vats and cranks
   slogulate chain.slog | head                   stops quietly when the reader does`;

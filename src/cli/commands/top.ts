@@ -69,12 +69,14 @@ export function register(program: Command): Command {
   cmd.addHelpText(
     'after',
     `
-Each ranking lists the cranks as their --timing header lines, with what the crank did (its
-first delivery's method or kind) after the vat's name; equal figures keep crank order.
-local is total less syscalls: vat, pipe, page-in, snapshot, kernel (and unknown) time together.
-${TOP_PART_KEYS.join(', ')} rank by that part of the time split (docs/time-split.md), each crank
-listed as its --parts header; a crank where the part is 0, unknown (vat and pipe where the worker's
-timestamps are unusable) or absent (gc without a bringOutYourDead delivery) is left out of that ranking.
+Each ranking lists the cranks as their --timing header lines, with what the
+crank did (its first delivery's method or kind) after the vat's name; equal
+figures keep crank order. local is total less syscalls: vat, pipe, page-in,
+snapshot and kernel time together.
+${TOP_PART_KEYS.join(', ')} rank by that part of the time split
+(docs/time-split.md), each crank listed with the split (as --parts prints it).
+A crank where the part is 0, unknown (vat and pipe where the worker's
+timestamps are unusable) or absent (gc without bringOutYourDead) is left out.
 Examples:
   slogulate top chain.slog                         top 5 six ways
   slogulate top --by syscall -n 10 chain.slog      the 10 cranks with most time in syscalls
