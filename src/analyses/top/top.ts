@@ -22,7 +22,7 @@
 import type { Annotations } from '../../model/annotations.js';
 import { emptyAnnotations } from '../../model/annotations.js';
 import type { CrankSink } from '../../model/assembler.js';
-import type { Crank, CrankParts } from '../../model/crank.js';
+import type { Crank, CrankParts, DeliveryTimes } from '../../model/crank.js';
 import { isDelivery } from '../../model/crank.js';
 import { partMicros, partNamed, type PartSpec } from '../../model/parts.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
@@ -190,7 +190,7 @@ function whatItDid(crank: Crank): string | undefined {
   let text = deliveryMethod(crank.deliver);
   const seen = [crank.deliver.kind];
   for (let i = 1; i < crank.deliveryTimes.length; i += 1) {
-    const kind = (crank.deliveryTimes[i] as { dispatch: string }).dispatch;
+    const kind = (crank.deliveryTimes[i] as DeliveryTimes).dispatch;
     if (kind === 'message' || kind === 'unknown' || seen.includes(kind)) continue;
     seen.push(kind);
     text += `+${kind}`;
