@@ -10,8 +10,8 @@ import { StallDetector, STALL_SECONDS, type Stall } from '../../model/stalls.js'
 import type { SlogEntry } from '../../scan/entry-types.js';
 import { TopN } from '../common/top-n.js';
 
-/** How many stalls are listed (the longest; all are counted). */
-export const MAX_STALLS = 100;
+/** How many stalls are listed (the longest; all are counted): enough for any threshold a person reads a table of. */
+export const MAX_STALLS = 1000;
 
 export interface StallStats {
   /** More than this many seconds between two consecutive entries is a stall. */
@@ -19,7 +19,7 @@ export interface StallStats {
   /** Every stall of the slog, and their µs summed. */
   count: number;
   totalMicros: number;
-  /** The longest MAX_STALLS of them (all when there are no more), in slog order. */
+  /** The longest MAX_STALLS of them (all when there are no more; equal ones: the first), in slog order. */
   list: Stall[];
 }
 
@@ -31,12 +31,17 @@ interface Kept {
 
 export class StallList {
   private readonly detector: StallDetector;
-  private readonly longest = new TopN<Kept>(MAX_STALLS, (a, b) => b.stall.micros - a.stall.micros || a.index - b.index);
+  private readonly longest: TopN<Kept>;
   private count = 0;
   private totalMicros = 0;
 
-  constructor(private readonly gapSeconds: number = STALL_SECONDS) {
+  /** `gapSeconds`: longer gaps are stalls; `max`: how many to list. */
+  constructor(
+    private readonly gapSeconds: number = STALL_SECONDS,
+    max: number = MAX_STALLS,
+  ) {
     this.detector = new StallDetector((stall) => this.add(stall), gapSeconds);
+    this.longest = new TopN<Kept>(max, (a, b) => b.stall.micros - a.stall.micros || a.index - b.index);
   }
 
   /** The slog's next entry, in slog order (the pass's `observe`). */
