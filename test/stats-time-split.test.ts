@@ -266,6 +266,39 @@ describe('where the crank time went, on chain-A', () => {
   });
 });
 
+describe('the parts of every crank, summed, on other slogs', () => {
+  it.each([
+    ['a-xs-3', slogPath('a-xs-3')],
+    ['b-local-5', slogPath('b-local-5')],
+    ['y2022-create-vat', join(REAL, 'y2022-create-vat.slog')],
+    ['mid-crank-start', join(REAL, 'mid-crank-start.slog')],
+  ])('%s', async (_name, file) => {
+    const entries = slogEntries(file);
+    const { aggregate } = await statsOf({ inputs: [file] });
+    const cranks = loopCranks(entries);
+    const sum = (f: (c: (typeof cranks)[number]) => number): number => cranks.reduce((n, c) => n + f(c), 0);
+    const split = aggregate.crankParts;
+    expect(split.cranks).toBe(cranks.length);
+    expect(split.totalMicros).toBe(sum((c) => c.total));
+    expect(partOf(split, 'page-in')).toBe(sum((c) => c.pageIn));
+    expect(partOf(split, 'snapshot')).toBe(sum((c) => c.snapshot));
+    expect(partOf(split, 'syscall')).toBe(sum((c) => c.syscall));
+    expect(partOf(split, 'kernel')).toBe(sum((c) => c.kernel));
+    expect(split.parts.filter((p) => p.within === undefined).reduce((n, p) => n + p.micros, 0)).toBe(split.totalMicros);
+    // Cranks left out: one the slog starts inside (entries with a crankNum before the first crank-start), one it ends inside.
+    const firstStart = entries.findIndex((e) => e.type === 'crank-start');
+    const startsInside = entries.slice(0, firstStart).some((e) => typeof e.crankNum === 'number') ? 1 : 0;
+    const lastStart = entries.map((e) => e.type).lastIndexOf('crank-start');
+    const endsInside = entries.slice(lastStart).some((e) => e.type === 'crank-finish') ? 0 : 1;
+    expect(split.withoutParts).toBe(startsInside + endsInside);
+  });
+
+  it('mid-crank-start: the crank it starts inside is left out, and the note says so', async () => {
+    const r = await runMain(['stats', join(REAL, 'mid-crank-start.slog')]);
+    expect(r.stdout).toContain('; 1 crank without crank-start or crank-finish left out\n');
+  });
+});
+
 describe('GC of local workers: deliver to the first syscall (or the deliver-result)', () => {
   it.each(['a-local-3', 'b-local-5', 'a-xs-3'])('%s', async (name) => {
     const file = slogPath(name);

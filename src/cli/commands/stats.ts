@@ -54,7 +54,8 @@ readable, e.g. 41.02 s; --json: µs); percentiles are exact (nearest rank).
 Examples:
   slogulate stats chain.slog
   slogulate stats --cranks 7215-7495 --format markdown chain.slog > stats.md
-  slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod`,
+  slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod
+  slogulate stats --gap 0.5 --json chain.slog | jq .stalls`,
   );
   cmd.action(async (files: string[], _opts: StatsCliOptions, command: Command) => {
     // The render's options (--annotations, --cranks, --vat) also exist on the root
