@@ -183,14 +183,20 @@ function sideView(side: SideInput): SideView {
       return { ...row, textId: id };
     }),
   }));
-  const tableIDs = ['syscalls', 'deliveriesByVat', 'deliveriesByVatMethod', 'vats'];
+  // By title: stats' tables of where the crank time went come among these.
+  const tableIDs = new Map([
+    ['Syscalls by type', 'syscalls'],
+    ['Deliveries by vat', 'deliveriesByVat'],
+    ['Deliveries by vat and method', 'deliveriesByVatMethod'],
+    ['Delivery cranks by vat', 'vats'],
+  ]);
   return {
     role: side.role,
     files: side.files,
     summary,
     top: { n: side.top.n, ranked: side.top.ranked, hasComputrons: side.top.hasComputrons, rankings },
     texts,
-    tables: rest.map((t, i) => limitRows(t, `${side.role}-${tableIDs[i] ?? i}`, 1)),
+    tables: rest.map((t, i) => limitRows(t, `${side.role}-${tableIDs.get(t.title) ?? i}`, 1)),
   };
 }
 

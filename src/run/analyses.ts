@@ -177,16 +177,17 @@ function readingOf<T>(input: AnalysisInput, made: Made<T>): AnalysisReading {
   return { ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
 }
 
-/** `slogulate stats`: the aggregate. */
+/** `slogulate stats`: the aggregate, with the stalls of more than `stallSeconds` (default 1). */
 export async function statsOf(
-  input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations },
+  input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations; stallSeconds?: number },
 ): Promise<{ aggregate: SlogAggregate; pass: AnalysisPassResult }> {
   const { value: aggregator, result } = await restartablePass(
     input,
     AGGREGATE_READS,
     () => {
-      const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames });
-      return { value: made, sink: made };
+      // Made for each read: a slog read again after a restart finds its stalls once.
+      const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames, stallSeconds: input.stallSeconds });
+      return { value: made, sink: made, observe: (entry: SlogEntry) => made.observe(entry) };
     },
     { bigStrings: true },
   );

@@ -31,7 +31,13 @@
  * - per-vat crank counts classify each delivery crank by its first delivery:
  *   `deliver` (a message), `notify`, or `other` (startVat, bringOutYourDead,
  *   dropExports, ...); the crank time is crank-finish minus crank-start, as in
- *   `slogulate top`.
+ *   `slogulate top`;
+ * - where the crank time went (docs/time-split.md): each selected crank's
+ *   parts (`crank.parts`, whole µs) summed, over all cranks, per vat and for
+ *   routing cranks (crank-parts.ts); heap snapshots per vat (snapshot-tally.ts,
+ *   counted as replays are); GC per vat (gc-tally.ts); page-ins per vat
+ *   beside the replays (replays.ts); the stalls, when the pass feeds
+ *   `observe` (stall-list.ts: over the whole slog, whatever the selection).
  */
 import type { CrankSink } from '../../model/assembler.js';
 import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
@@ -46,10 +52,18 @@ import { SelectedCranks, SPAN_READS, type TimeSpan } from '../common/selected-cr
 import type { SelectionSpec } from '../common/selection.js';
 import { byText } from '../common/text-order.js';
 import { TriggerTally, type TriggerStats } from './triggers.js';
+import { CrankPartsTally, partsStats, type CrankPartsStats, type VatCrankPartsStats } from './crank-parts.js';
+import { SnapshotTally, type SnapshotStats } from './snapshot-tally.js';
+import { GcTally, type GcStats } from './gc-tally.js';
+import { StallList, type StallStats } from './stall-list.js';
 
 export type { DurationStats } from '../common/histogram.js';
 export type { TimeSpan } from '../common/selected-cranks.js';
 export type { TriggerStats } from './triggers.js';
+export type { CrankPartsStats, PartRow, VatCrankPartsStats } from './crank-parts.js';
+export type { SnapshotStats } from './snapshot-tally.js';
+export type { GcStats } from './gc-tally.js';
+export type { StallStats } from './stall-list.js';
 
 /** The vat key used for a delivery crank whose vat the slog does not say. */
 export { NO_VAT } from '../../model/vats.js';
@@ -128,8 +142,20 @@ export interface SlogAggregate {
   computrons?: number;
   /** Cranks, deliveries and computrons by the trigger of the chain run they ran in (empty for a slog without runs). */
   deliveriesByTrigger: TriggerStats[];
-  /** Transcript replays (vats paged in), per vat: not counted above. */
+  /** Transcript replays (vats paged in), per vat: not counted above; with each vat's page-ins (cranks with page-in time). */
   replays: ReplayStats[];
+  /** Where the time of the selected cranks (delivery and routing) went: each part summed (docs/time-split.md). */
+  crankParts: CrankPartsStats;
+  /** The same for each vat's delivery cranks, in vat order. */
+  crankPartsByVat: VatCrankPartsStats[];
+  /** The same for the routing cranks (all kernel). */
+  routingCrankParts: CrankPartsStats;
+  /** Heap snapshots saved and loaded, per vat, in vat order. */
+  snapshotsByVat: SnapshotStats[];
+  /** bringOutYourDead deliveries and their GC time, per vat, in vat order. */
+  gcByVat: GcStats[];
+  /** Gaps of more than `gapSeconds` between consecutive entries (the whole slog); absent when the pass did not look (`observe` not fed). */
+  stalls?: StallStats;
   /** Crank executions a restart abandoned (run again after it): not counted above. */
   abandoned: AbandonedStats;
 }
@@ -147,6 +173,8 @@ export interface SlogAggregatorConfig {
   selection?: SelectionSpec;
   /** Names that win over the slog's (an annotation file's `vatNames`). */
   vatNames?: ReadonlyMap<string, string>;
+  /** Look for stalls of more than this many seconds, in the entries given to `observe` (default: STALL_SECONDS). */
+  stallSeconds?: number;
 }
 
 class DeliveryAcc {
@@ -241,6 +269,12 @@ export class SlogAggregator implements CrankSink {
   private readonly vatCranks = new Map<string, VatAcc>();
   private readonly replays = new ReplayTally();
   private readonly triggers = new TriggerTally();
+  private readonly parts = new CrankPartsTally();
+  private readonly snapshots = new SnapshotTally();
+  private readonly gc = new GcTally();
+  private readonly stalls: StallList;
+  /** Has `observe` seen an entry (the stalls are known)? */
+  private observed = false;
   private readonly abandonedRuns: AbandonedStats = { cranks: 0, deliveries: 0, syscalls: 0, crankTime: 0 };
   /** The syscall accumulators the crank being added touched (their crankMicros go to their totals at its end). */
   private readonly touched: SyscallAcc[] = [];
@@ -255,6 +289,17 @@ export class SlogAggregator implements CrankSink {
       onSpill: (crank) => this.fold(crank),
     });
     this.front = front;
+    this.stalls = new StallList(config.stallSeconds);
+  }
+
+  /**
+   * Every entry of the slog, in order, before the crank model (the pass's
+   * `observe` hook): finds the stalls. Without it the aggregate has no
+   * `stalls`.
+   */
+  observe(entry: SlogEntry): void {
+    this.observed = true;
+    this.stalls.observe(entry);
   }
 
   /** The open crank spills: its held syscalls are folded apart (model/assembler.ts). */
@@ -283,7 +328,10 @@ export class SlogAggregator implements CrankSink {
 
   entry(entry: SlogEntry): void {
     this.front.entry(entry);
-    if (this.front.selection.isAll || this.front.selection.hasVat(vatOf(entry))) this.replays.entry(entry);
+    if (this.front.selection.isAll || this.front.selection.hasVat(vatOf(entry))) {
+      this.replays.entry(entry);
+      this.snapshots.entry(entry);
+    }
   }
 
   crank(crank: Crank): void {
@@ -303,6 +351,7 @@ export class SlogAggregator implements CrankSink {
   private add(crank: Crank): void {
     const delivery = isDelivery(crank);
     if (!crank.finish) this.counts.unfinished += 1;
+    this.parts.add(crank, delivery);
     if (!delivery) {
       this.counts.routing += 1;
       if (crank.finish) this.routingCrankTimes.addSeconds(crank.timing.total);
@@ -318,6 +367,8 @@ export class SlogAggregator implements CrankSink {
       this.vatCranks.set(vatID, vat);
     }
     vat[deliveryClass(crank.deliver)] += 1;
+    this.replays.crank(crank);
+    this.gc.add(crank);
     if (crank.finish && Number.isFinite(crank.timing.total)) vat.crankTime += crank.timing.total * 1_000_000;
 
     let pending: DeliverEntry | undefined;
@@ -326,7 +377,10 @@ export class SlogAggregator implements CrankSink {
     if (crank.spilled !== undefined) this.addSpilled(crank);
     const all = this.allSyscalls;
     for (const item of crank.items) {
-      if (item.kind === 'entry') this.replays.entry(item.entry);
+      if (item.kind === 'entry') {
+        this.replays.entry(item.entry);
+        this.snapshots.entry(item.entry);
+      }
       // A vat paged in: its replayed transcript is not this crank's work.
       if (isReplay(item)) continue;
       if (item.kind === 'syscall') {
@@ -508,7 +562,13 @@ export class SlogAggregator implements CrankSink {
       deliveriesByTrigger: this.triggers.result(),
       replays: this.replays.rows((vatID) => vats.lookup(vatID), compareVatIDs),
       abandoned: { ...this.abandonedRuns },
+      crankParts: partsStats(this.parts.all),
+      crankPartsByVat: this.parts.vatRows((vatID) => vats.lookup(vatID), compareVatIDs),
+      routingCrankParts: partsStats(this.parts.routing),
+      snapshotsByVat: this.snapshots.rows((vatID) => vats.lookup(vatID), compareVatIDs),
+      gcByVat: this.gc.rows((vatID) => vats.lookup(vatID), compareVatIDs),
     };
+    if (this.observed) aggregate.stalls = this.stalls.result();
     const slogSpan = this.front.slogSpan();
     if (slogSpan) aggregate.slogSpan = slogSpan;
     const selectedSpan = this.front.selectedSpan();

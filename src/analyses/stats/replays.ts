@@ -5,7 +5,12 @@
  * deliveries or syscalls of any crank (SLOG-FORMAT.md, "Replays"): the
  * analyses leave them out, and count here, per vat, how often a vat was
  * paged in, how many deliveries that replayed, and how long it took.
+ * Beside them, the page-ins of the selected cranks (docs/time-split.md):
+ * the cranks of each vat that spent time bringing it online (worker start,
+ * snapshot load, replay), and that time, from `crank.parts`.
  */
+import type { Crank } from '../../model/crank.js';
+import { NO_VAT } from '../../model/vats.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import { vatOf } from '../../scan/entry-types.js';
 
@@ -17,14 +22,19 @@ export interface ReplayStats {
   replays: number;
   /** Deliveries replayed (replayed deliver entries). */
   deliveries: number;
-  /** Time from start-replay to finish-replay, summed, µs. */
+  /** Time from start-replay to finish-replay, summed, µs (wherever the replay ran: in a crank, or as the kernel started). */
   micros: number;
+  /** Cranks of the vat with page-in time (crank.parts.pageIn > 0), and that time summed, whole µs. */
+  pageIns: number;
+  pageInMicros: number;
 }
 
 interface Acc {
   replays: number;
   deliveries: number;
   micros: number;
+  pageIns: number;
+  pageInMicros: number;
 }
 
 export class ReplayTally {
@@ -35,7 +45,7 @@ export class ReplayTally {
   private acc(vatID: string): Acc {
     let acc = this.byVat.get(vatID);
     if (!acc) {
-      acc = { replays: 0, deliveries: 0, micros: 0 };
+      acc = { replays: 0, deliveries: 0, micros: 0, pageIns: 0, pageInMicros: 0 };
       this.byVat.set(vatID, acc);
     }
     return acc;
@@ -64,6 +74,15 @@ export class ReplayTally {
     }
   }
 
+  /** A selected crank: its page-in time, under its vat. */
+  crank(crank: Crank): void {
+    const pageIn = crank.parts?.pageIn ?? 0;
+    if (pageIn <= 0) return;
+    const acc = this.acc(crank.vatID ?? NO_VAT);
+    acc.pageIns += 1;
+    acc.pageInMicros += pageIn;
+  }
+
   get empty(): boolean {
     return this.byVat.size === 0;
   }
@@ -74,7 +93,7 @@ export class ReplayTally {
       .sort(([a], [b]) => order(a, b))
       .map(([vatID, acc]) => {
         const vatName = name(vatID);
-        return { vatID, ...(vatName === undefined ? {} : { vatName }), replays: acc.replays, deliveries: acc.deliveries, micros: acc.micros };
+        return { vatID, ...(vatName === undefined ? {} : { vatName }), ...acc };
       });
   }
 }

@@ -1,22 +1,24 @@
 /**
- * `slogulate stats`: the tables of a SlogAggregate (totals, syscalls by type,
- * deliveries by vat and by vat+method, cranks by vat), as text or markdown.
- * Times print as whole microseconds, shares as percentages with two decimals.
+ * `slogulate stats`: the tables of a SlogAggregate (totals, where the crank
+ * time went, syscalls by type, deliveries by vat and by vat+method, cranks
+ * by vat and their time split, page-ins, heap snapshots, GC, stalls), as
+ * text or markdown. The older tables print times as whole microseconds;
+ * those of where the time went (parts-table.ts, snapshot-table.ts,
+ * gc-table.ts, stalls-table.ts, page-ins here) readable ones (`41.02 s`).
+ * Shares print as percentages with two decimals.
  */
-import { NO_VAT, type DeliveryStats, type SlogAggregate, type TimeSpan } from './aggregate.js';
+import type { DeliveryStats, SlogAggregate, TimeSpan } from './aggregate.js';
 import type { ReplayStats } from './replays.js';
-import { NO_NAME } from '../../model/vats.js';
-import { tableMarkdown, tableText, type Column, type Table } from '../common/table.js';
+import { tableMarkdown, tableText, type Table } from '../common/table.js';
+import { gcTable } from './gc-table.js';
+import { partsByVatTable, partsTable } from './parts-table.js';
+import { snapshotTable } from './snapshot-table.js';
+import { stallsTable } from './stalls-table.js';
+import { left, pct, right, time, vatName } from './table-cells.js';
 
 export type StatsFormat = 'text' | 'markdown';
 
 const us = (micros: number): string => micros.toFixed(0);
-const pct = (fraction: number): string => `${(fraction * 100).toFixed(2)}%`;
-/** The name column: `<no name>` for a vat nothing names; empty for totals and `<no vat>`. */
-const vatName = (vatID: string | undefined, name: string | undefined): string =>
-  vatID === undefined || vatID === NO_VAT ? '' : name ?? NO_NAME;
-const left = (header: string): Column => ({ header, align: 'left' });
-const right = (header: string): Column => ({ header, align: 'right' });
 
 /** `12.345678 s (2026-11-20T12:04:31.310Z to 2026-11-20T12:04:43.656Z)` */
 function spanText(span: TimeSpan): string {
@@ -124,13 +126,38 @@ function replayedAny(agg: SlogAggregate): boolean {
   return agg.replays.some((r) => r.deliveries > 0);
 }
 
-function replayTable(agg: SlogAggregate): Table {
-  const rows = agg.replays.map((r) => [r.vatID, vatName(r.vatID, r.vatName), `${r.replays}`, `${r.deliveries}`, us(r.micros)]);
+/** Did any crank page a vat in (spend time bringing it online)? */
+function pagedInAny(agg: SlogAggregate): boolean {
+  return agg.replays.some((r) => r.pageIns > 0);
+}
+
+/** Page-ins (from the cranks' parts) and replays (from start-replay to finish-replay) per vat: one table, as each page-in replays. */
+function pageInTable(agg: SlogAggregate): Table {
+  const row = (vatID: string, name: string, r: Omit<ReplayStats, 'vatID' | 'vatName'>): string[] => [
+    vatID,
+    name,
+    `${r.pageIns}`,
+    time(r.pageInMicros),
+    `${r.replays}`,
+    `${r.deliveries}`,
+    time(r.micros),
+  ];
+  const rows = agg.replays.map((r) => row(r.vatID, vatName(r.vatID, r.vatName), r));
+  const sum = (f: (r: ReplayStats) => number): number => agg.replays.reduce((acc, r) => acc + f(r), 0);
+  rows.push(
+    row('all', '', {
+      pageIns: sum((r) => r.pageIns),
+      pageInMicros: sum((r) => r.pageInMicros),
+      replays: sum((r) => r.replays),
+      deliveries: sum((r) => r.deliveries),
+      micros: sum((r) => r.micros),
+    }),
+  );
   return {
-    title: 'Replays by vat',
-    columns: [left('vat'), left('name'), right('replays'), right('deliveries'), right('time µs')],
+    title: 'Page-ins and replays by vat',
+    columns: [left('vat'), left('name'), right('page-ins'), right('page-in time'), right('replays'), right('replayed deliveries'), right('replay time')],
     rows,
-    note: 'a vat paged in replays its transcript: not deliveries of any crank; its time is in the crank that paged it in',
+    note: 'page-ins: cranks that brought the vat online (worker start, snapshot load, replay), and that time; replays: start-replay to finish-replay, in a crank or as the kernel started; replayed deliveries are not deliveries of any crank',
   };
 }
 
@@ -159,9 +186,12 @@ function triggerTable(agg: SlogAggregate): Table {
 
 /** Every table of `slogulate stats`, in print order. */
 export function statsTables(agg: SlogAggregate, slog: string): Table[] {
-  const tables = [totalsTable(agg, slog), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg)];
+  const tables = [totalsTable(agg, slog), partsTable(agg), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg), partsByVatTable(agg)];
   if (agg.deliveriesByTrigger.length) tables.push(triggerTable(agg));
-  if (replayedAny(agg)) tables.push(replayTable(agg));
+  if (replayedAny(agg) || pagedInAny(agg)) tables.push(pageInTable(agg));
+  if (agg.snapshotsByVat.length) tables.push(snapshotTable(agg));
+  if (agg.gcByVat.length) tables.push(gcTable(agg));
+  if (agg.stalls) tables.push(stallsTable(agg.stalls));
   return tables;
 }
 

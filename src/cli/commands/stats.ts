@@ -1,8 +1,11 @@
 /**
  * `slogulate stats [files...]`: tables of syscalls by type, deliveries by vat and
- * by vat+method, and cranks by vat, with totals; text, markdown or JSON.
+ * by vat+method, and cranks by vat, with totals; where the crank time went
+ * (parts, page-ins, heap snapshots, GC, stalls of more than `--gap`
+ * seconds); text, markdown or JSON.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { STALL_SECONDS } from '../../model/stalls.js';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats/stats.js';
 import { annotationOptions, annotationsFrom, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
@@ -22,6 +25,14 @@ interface StatsCliOptions {
   annot?: string;
   out?: string;
   force?: boolean;
+  gap: number;
+}
+
+/** `--gap SECONDS`: a number of seconds above 0. */
+function parseGap(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  return seconds;
 }
 
 export function register(program: Command): Command {
@@ -30,18 +41,21 @@ export function register(program: Command): Command {
     .description(SUMMARIES.stats)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
-    .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'));
+    .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'))
+    .addOption(new Option('--gap <seconds>', 'a stall is more than this many seconds between two entries').argParser(parseGap).default(STALL_SECONDS));
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   for (const opt of outputOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
-Times are whole microseconds; percentiles are exact (nearest rank).
+Times are whole microseconds (the tables of where the crank time went:
+readable, e.g. 41.02 s; --json: µs); percentiles are exact (nearest rank).
 Examples:
   slogulate stats chain.slog
   slogulate stats --cranks 7215-7495 --format markdown chain.slog > stats.md
-  slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod`,
+  slogulate stats --vat zoe --json chain.slog | jq .deliveriesByVatMethod
+  slogulate stats --gap 0.5 --json chain.slog | jq .stalls`,
   );
   cmd.action(async (files: string[], _opts: StatsCliOptions, command: Command) => {
     // The render's options (--annotations, --cranks, --vat) also exist on the root
@@ -50,7 +64,7 @@ Examples:
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
-    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, ...ANALYSIS_REPORTS, settings: commandSettings() }));
+    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, ...ANALYSIS_REPORTS, settings: commandSettings() }));
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
     // No cranks: the tables still print, with zeros (a script reading them finds them).
