@@ -7,8 +7,8 @@
  */
 import { Option, type Command } from 'commander';
 import type { BlockRow } from '../../analyses/chain/blocks.js';
-import { BLOCK_COLUMNS, blockJson } from '../../analyses/chain/block-text.js';
-import { GROUP_COLUMNS } from '../../analyses/chain/crank-groups.js';
+import { BLOCK_COLUMNS, blockJson, blockSplitColumns } from '../../analyses/chain/block-text.js';
+import { GROUP_COLUMNS, GROUP_SPLIT_COLUMNS } from '../../analyses/chain/crank-groups.js';
 import { chainViewOf, crankGroupsOf } from '../../run/chain.js';
 import { CliError, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { parsePositiveInt } from '../common-options.js';
@@ -22,6 +22,8 @@ export const BLOCK_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
 interface BlocksCliOptions extends ChainRowsCliOptions {
   every?: number;
   roundMarks?: boolean;
+  split?: boolean;
+  average?: number;
 }
 
 /** A block's (or group's) figure for --sort: `time` is the seconds SwingSet worked on it. */
@@ -41,27 +43,35 @@ export function register(program: Command): Command {
   }
   cmd
     .addOption(new Option('--every <n>', 'for a slog without blocks: a line per n cranks').argParser(parsePositiveInt).conflicts('roundMarks'))
-    .option('--round-marks', 'for a slog without blocks: a line per benchmark round (Benchmark "NAME" round N start/end crank C)');
+    .option('--round-marks', 'for a slog without blocks: a line per benchmark round (Benchmark "NAME" round N start/end crank C)')
+    .option('--split', "where each block's time went: cosmos, end-block, commit, the interval and the share of it processing, and its cranks' time by part")
+    .addOption(new Option('--average <n>', 'with --split: trailing averages over the last n blocks (implies --split; in --json, `averages`)').argParser(parsePositiveInt));
   cmd.addHelpText(
     'after',
     `
 Runs by phase: L leftover, F forced, P priority, T timer, I inbound, C cleanup,
 ? not said (older nodes); I3: three inbound runs. Times are seconds; heap is the kernel's heapUsed after
-the commit. A block run again after a restart says "again"; the execution the
+the commit. --split: cosmos is begin-block to end-block-start, interval the
+end-block-finish of the block before to this one's, proc% the share of it
+from begin-block to end-block-finish (as monitor-slog-block-time.py), then
+the cranks' time by part (docs/time-split.md). A block run again after a restart says "again"; the execution the
 restart abandoned says "not committed (restart)". --json prints JSON lines
 (version 1, docs/chain.md).
 Examples:
   slogulate blocks chain.slog
   slogulate blocks --busy --sort computrons -n 10 chain.slog
   slogulate blocks --follow chain.slog                live: a line per block as it commits
+  slogulate blocks --split --average 20 chain.slog    block times, averages, crank time by part
   slogulate blocks --every 250 benchmark.slog         a slog without blocks`,
   );
   cmd.action(async (files: string[], _opts: BlocksCliOptions, command: Command) => {
     const opts = command.optsWithGlobals<BlocksCliOptions>();
     const grouped = opts.every !== undefined || opts.roundMarks === true;
     if (grouped && opts.blocks !== undefined) throw new CliError('--blocks selects chain blocks: not with --every or --round-marks', EXIT_USAGE);
+    if (grouped && opts.average !== undefined) throw new CliError('--average averages chain blocks: not with --every or --round-marks', EXIT_USAGE);
+    const split = opts.split === true || opts.average !== undefined;
     const rows = new ChainRows<BlockRow>(files, opts, {
-      columns: grouped ? GROUP_COLUMNS : BLOCK_COLUMNS,
+      columns: grouped ? (split ? GROUP_SPLIT_COLUMNS : GROUP_COLUMNS) : split ? blockSplitColumns(opts.average !== undefined) : BLOCK_COLUMNS,
       json: blockJson,
       sortValue,
       keep: rowFilters(opts, (row) => row.cranks > 0),
@@ -70,7 +80,7 @@ Examples:
       passOrFail(
         grouped
           ? crankGroupsOf({ ...hooks, ...(opts.roundMarks ? { roundMarks: true } : { every: opts.every }), onGroup: (row) => rows.add(row) })
-          : chainViewOf({ ...hooks, onBlock: (row) => rows.add(row) }),
+          : chainViewOf({ ...hooks, ...(opts.average === undefined ? {} : { average: opts.average }), onBlock: (row) => rows.add(row) }),
       ),
     );
     if (grouped) {
