@@ -146,6 +146,15 @@ describe('blocks --json on chain-A: crank time by part', () => {
     expect(snapshotOfRuns).toBe(blocks.reduce((n, b) => n + b.snapshotMicros, 0));
     expect(snapshotOfRuns).toBeGreaterThan(40_000_000);
   });
+
+  it('--sort snapshot -n 3: the three blocks with the most snapshot time, by the loop', async () => {
+    const blocks = loopBlocks(slogEntries(CHAIN_A)).map((b) => ({ height: b.height, snapshot: sums(loopCranks(b.lines)).snapshotMicros as number }));
+    const want = [...blocks].sort((a, b) => b.snapshot - a.snapshot).slice(0, 3);
+    const rows = await jsonLines(['blocks', '--json', '--sort', 'snapshot', '-n', '3', CHAIN_A]);
+    expect(rows.map((r) => [r.height, r.snapshotMicros])).toEqual(want.map((b) => [b.height, b.snapshot]));
+    const runs = await jsonLines(['runs', '--json', '--sort', 'page-in', '-n', '1', CHAIN_A]);
+    expect(runs[0]?.pageInMicros).toBeGreaterThanOrEqual(1_300_000);
+  });
 });
 
 describe('blocks on chain-A: cosmos time, interval, processing share, trailing averages (monitor-slog-block-time.py)', () => {
@@ -207,7 +216,7 @@ describe('blocks on chain-A: cosmos time, interval, processing share, trailing a
       'avg cranks', 'avg end-block', 'avg cosmos', 'avg proc%',
       'crank time', 'page-in', 'replay', 'vat', 'syscall', 'pipe', 'snapshot', 'kernel', 'unknown', 'gc', 'note',
     ]);
-    const readable = (us: number): string => (us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : us >= 1e3 ? `${(us / 1e3).toFixed(2)} ms` : `${us} µs`);
+    const readable = (us: number): string => (us === 0 ? '0' : us >= 1e6 ? `${(us / 1e6).toFixed(2)} s` : us >= 1e3 ? `${(us / 1e3).toFixed(2)} ms` : `${us} µs`);
     expect(lines.length).toBe(rows.length + 1);
     rows.forEach((row, i) => {
       const line = lines[i + 1] as string;

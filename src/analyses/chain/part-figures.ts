@@ -47,16 +47,29 @@ export function partOf(figures: PartFigures, name: PartName): number {
   return figures.parts[partKey(part)] ?? 0;
 }
 
+/** µs as a cell: readable (`1.84 s`, `36.21 ms`, `902 µs`), and a bare `0` for none, so that what is there stands out. */
+const cell = (us: number): string => (us === 0 ? '0' : readableMicros(us));
+
+/** The `--sort` keys of the parts: `crank-time` and each part's name, and a row's figure for one. */
+export const PART_SORT_KEYS: readonly string[] = ['crank-time', ...PARTS.map((p) => p.name)];
+
+/** A row's figure for a PART_SORT_KEYS key (undefined: not such a key). */
+export function partSortValue(figures: PartFigures, key: string): number | undefined {
+  if (key === 'crank-time') return figures.crankMicros;
+  const part = PARTS.find((p) => p.name === key);
+  return part === undefined ? undefined : (figures.parts[partKey(part)] ?? 0);
+}
+
 /** The `--split` columns of rows that carry part figures: the crank time, then each part (readable: `1.84 s`, `36.21 ms`). */
 export function partColumns<R>(figuresOf: (row: R) => PartFigures): Array<CellColumn<R>> {
   return [
-    { header: 'crank time', align: 'right', width: 10, cell: (r) => readableMicros(figuresOf(r).crankMicros) },
+    { header: 'crank time', align: 'right', width: 10, cell: (r) => cell(figuresOf(r).crankMicros) },
     ...PARTS.map(
       (part): CellColumn<R> => ({
         header: part.name,
         align: 'right',
         width: 9,
-        cell: (r) => readableMicros(figuresOf(r).parts[partKey(part)] ?? 0),
+        cell: (r) => cell(figuresOf(r).parts[partKey(part)] ?? 0),
       }),
     ),
   ];

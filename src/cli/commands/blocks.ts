@@ -15,9 +15,10 @@ import { parsePositiveInt } from '../common-options.js';
 import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from '../chain-rows.js';
 import { passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { PART_SORT_KEYS, partSortValue } from '../../analyses/chain/part-figures.js';
 
 /** What `blocks --sort` ranks by. */
-export const BLOCK_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
+export const BLOCK_SORT_KEYS = ['computrons', 'cranks', 'time', ...PART_SORT_KEYS] as const;
 
 interface BlocksCliOptions extends ChainRowsCliOptions {
   every?: number;
@@ -30,7 +31,8 @@ interface BlocksCliOptions extends ChainRowsCliOptions {
 function sortValue(row: BlockRow, key: string): number {
   if (key === 'computrons') return row.computrons;
   if (key === 'cranks') return row.cranks;
-  return row.seconds ?? -Infinity;
+  if (key === 'time') return row.seconds ?? -Infinity;
+  return partSortValue(row.parts, key) ?? -Infinity;
 }
 
 export function register(program: Command): Command {
@@ -38,7 +40,7 @@ export function register(program: Command): Command {
     .command('blocks')
     .description(SUMMARIES.blocks)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
-  for (const opt of chainRowOptions('blocks', BLOCK_SORT_KEYS, 'computrons; cranks; time (seconds SwingSet worked on the block: end-block-start to -finish)')) {
+  for (const opt of chainRowOptions('blocks', BLOCK_SORT_KEYS, 'computrons; cranks; time (seconds SwingSet worked on the block: end-block-start to -finish); crank-time or a part (snapshot, page-in, vat...): its cranks\' µs')) {
     cmd.addOption(opt);
   }
   cmd

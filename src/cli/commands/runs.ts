@@ -10,14 +10,16 @@ import { chainRowOptions, ChainRows, rowFilters, type ChainRowsCliOptions } from
 import { EXIT_OK, warn } from '../errors.js';
 import { passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
+import { PART_SORT_KEYS, partSortValue } from '../../analyses/chain/part-figures.js';
 
 /** What `runs --sort` ranks by. */
-export const RUN_SORT_KEYS = ['computrons', 'cranks', 'time'] as const;
+export const RUN_SORT_KEYS = ['computrons', 'cranks', 'time', ...PART_SORT_KEYS] as const;
 
 function sortValue(row: RunRow, key: string): number {
   if (key === 'computrons') return row.computrons;
   if (key === 'cranks') return row.cranks;
-  return row.seconds ?? -Infinity;
+  if (key === 'time') return row.seconds ?? -Infinity;
+  return partSortValue(row.parts, key) ?? -Infinity;
 }
 
 export function register(program: Command): Command {
@@ -25,7 +27,7 @@ export function register(program: Command): Command {
     .command('runs')
     .description(SUMMARIES.runs)
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin');
-  for (const opt of chainRowOptions('runs', RUN_SORT_KEYS, 'computrons; cranks; time (the run\'s seconds)')) cmd.addOption(opt);
+  for (const opt of chainRowOptions('runs', RUN_SORT_KEYS, 'computrons; cranks; time (the run\'s seconds); crank-time or a part (snapshot, page-in, vat...): its cranks\' µs')) cmd.addOption(opt);
   cmd.option('--split', "where each run's crank time went: its cranks' time by part");
   cmd.addHelpText(
     'after',
