@@ -6,10 +6,14 @@
  * the cranks in blocks, runs and groups); a block's cosmos time, interval,
  * processing share and trailing averages are monitor-slog-block-time.py's,
  * computed here from the begin-block, end-block-start and end-block-finish
- * lines; and the `--split` tables show them.
+ * lines; and the `--split` tables show them. The report's series of crank
+ * time by part (its stacked chart) per bucket of N cranks, likewise.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { analysisPass } from '../src/run/analyses.js';
+import { EveryNCranks } from '../src/report/bucketing.js';
+import { SERIES_READS, SeriesCollector } from '../src/report/series.js';
 import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 import { loopCranks, slogEntries, type LoopCrank } from './time-split-loop.js';
@@ -17,6 +21,10 @@ import { loopCranks, slogEntries, type LoopCrank } from './time-split-loop.js';
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** chain-A's lines, parsed once for the whole file. */
+let chainALines: Json[] | undefined;
+const chainA = (): Json[] => (chainALines ??= slogEntries(CHAIN_A));
 
 const jsonLines = async (args: string[]): Promise<Json[]> => {
   const r = await runMain(args);
@@ -97,7 +105,7 @@ function loopBlocks(entries: readonly Json[]): LoopBlock[] {
 
 describe('blocks --json on chain-A: crank time by part', () => {
   it('each block\'s parts are the sums of its cranks\' parts, found by a plain loop; the parts add up to the crank time', async () => {
-    const entries = slogEntries(CHAIN_A);
+    const entries = chainA();
     const blocks = loopBlocks(entries);
     const rows = await jsonLines(['blocks', '--json', CHAIN_A]);
     expect(rows.map((r) => r.height)).toEqual(blocks.map((b) => b.height));
@@ -126,7 +134,7 @@ describe('blocks --json on chain-A: crank time by part', () => {
   });
 
   it('runs --json: each run\'s parts are the sums of its cranks\' (run-start to run-finish), and a block\'s runs add up to it', async () => {
-    const entries = slogEntries(CHAIN_A);
+    const entries = chainA();
     const runs: Json[][] = [];
     let open: Json[] | undefined;
     for (const e of entries) {
@@ -148,7 +156,7 @@ describe('blocks --json on chain-A: crank time by part', () => {
   });
 
   it('--sort snapshot -n 3: the three blocks with the most snapshot time, by the loop', async () => {
-    const blocks = loopBlocks(slogEntries(CHAIN_A)).map((b) => ({ height: b.height, snapshot: sums(loopCranks(b.lines)).snapshotMicros as number }));
+    const blocks = loopBlocks(chainA()).map((b) => ({ height: b.height, snapshot: sums(loopCranks(b.lines)).snapshotMicros as number }));
     const want = [...blocks].sort((a, b) => b.snapshot - a.snapshot).slice(0, 3);
     const rows = await jsonLines(['blocks', '--json', '--sort', 'snapshot', '-n', '3', CHAIN_A]);
     expect(rows.map((r) => [r.height, r.snapshotMicros])).toEqual(want.map((b) => [b.height, b.snapshot]));
@@ -159,7 +167,7 @@ describe('blocks --json on chain-A: crank time by part', () => {
 
 describe('blocks on chain-A: cosmos time, interval, processing share, trailing averages (monitor-slog-block-time.py)', () => {
   it('are the script\'s figures, computed from the begin-block, end-block-start and end-block-finish lines', async () => {
-    const blocks = loopBlocks(slogEntries(CHAIN_A));
+    const blocks = loopBlocks(chainA());
     const n = 5;
     const rows = await jsonLines(['blocks', '--json', '--average', String(n), CHAIN_A]);
     expect(rows.length).toBe(blocks.length);
@@ -263,5 +271,35 @@ describe('groups and runs without blocks: --every N', () => {
     expect((runs.stdout.split('\n')[0] as string).trim().split(/\s{2,}/)).toEqual([
       'height', 'run', 'phase', 'cranks', 'seconds', 'crank time', 'page-in', 'replay', 'vat', 'syscall', 'pipe', 'snapshot', 'kernel', 'unknown', 'gc', 'note', 'trigger',
     ]);
+  });
+});
+
+describe('the report\'s series of crank time by part', () => {
+  it.each([
+    ['a-xs-3', 10],
+    ['a-local-3', 25],
+  ] as const)('%s, every %i cranks: each bucket\'s parts (ms) are its cranks\', by a plain loop', async (slog, n) => {
+    const collector = new SeriesCollector(new EveryNCranks(n));
+    await analysisPass({ inputs: [slogPath(slog)] }, SERIES_READS, collector);
+    const data = collector.finish();
+    const col = (id: string): Array<number | null> => {
+      const i = data.columns.findIndex((c) => c.id === id);
+      expect(i, id).toBeGreaterThanOrEqual(0);
+      return data.points.map((p) => p.columns[i]?.mean ?? null);
+    };
+    const cranks = loopCranks(slogEntries(slogPath(slog)));
+    expect(data.points.length).toBe(Math.ceil(cranks.length / n));
+    const buckets = data.points.map((_, k) => sums(cranks.slice(k * n, k * n + n)));
+    const pairs: Array<[string, (b: Record<string, number>) => number]> = [
+      ['part:page-in', (b) => b.pageInMicros as number],
+      ['part:syscall', (b) => b.syscallMicros as number],
+      ['part:snapshot', (b) => b.snapshotMicros as number],
+      ['part:kernel', (b) => b.kernelMicros as number],
+    ];
+    for (const [id, f] of pairs) col(id).forEach((v, k) => expect(v, `${id} bucket ${k}`).toBeCloseTo(f(buckets[k] as Record<string, number>) / 1000, 6));
+    const vat = col('part:vat');
+    const pipe = col('part:pipe');
+    const unknown = col('part:unknown');
+    buckets.forEach((b, k) => expect((vat[k] ?? 0) + (pipe[k] ?? 0) + (unknown[k] ?? 0), `vat+pipe+unknown bucket ${k}`).toBeCloseTo((b.vatPipeUnknown as number) / 1000, 6));
   });
 });
