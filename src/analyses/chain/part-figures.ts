@@ -10,7 +10,7 @@
  * is unusable. Cranks without parts (no crank-start or no crank-finish) are
  * counted in `cranksWithoutParts`, their time in no figure.
  */
-import { PARTS, type PartName, type PartSpec } from '../../model/parts.js';
+import { PARTS, type PartSpec } from '../../model/parts.js';
 import { readableMicros } from '../../render/format.js';
 import type { PartsTally } from '../common/parts-tally.js';
 import type { CellColumn } from './chain-table.js';
@@ -22,8 +22,9 @@ export function partKey(part: PartSpec): string {
 
 /** A group's crank time by part, µs, keyed as in the JSON (`crankMicros`, `pageInMicros`, ...). */
 export interface PartFigures {
-  /** The cranks with parts, and the sum of their totals. */
+  /** The sum of the totals of the cranks with parts. */
   crankMicros: number;
+  /** Cranks without parts (no crank-start or no crank-finish): their time is in no figure. */
   cranksWithoutParts: number;
   /** Each part's sum, by its JSON key (partKey), in PARTS order. */
   parts: Record<string, number>;
@@ -39,12 +40,6 @@ export function partFigures(tally: PartsTally): PartFigures {
 /** The figures as JSON keys: `crankMicros`, each part's, then `cranksWithoutParts`. */
 export function partsJson(figures: PartFigures): Record<string, number> {
   return { crankMicros: figures.crankMicros, ...figures.parts, cranksWithoutParts: figures.cranksWithoutParts };
-}
-
-/** One part's µs in the figures. */
-export function partOf(figures: PartFigures, name: PartName): number {
-  const part = PARTS.find((p) => p.name === name) as PartSpec;
-  return figures.parts[partKey(part)] ?? 0;
 }
 
 /** µs as a cell: readable (`1.84 s`, `36.21 ms`, `902 µs`), and a bare `0` for none, so that what is there stands out. */
