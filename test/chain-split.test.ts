@@ -9,7 +9,8 @@
  * lines; and the `--split` tables show them. The report's series of crank
  * time by part (its stacked chart) per bucket of N cranks, likewise.
  */
-import { join } from 'node:path';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { analysisPass } from '../src/run/analyses.js';
 import { EveryNCranks } from '../src/report/bucketing.js';
@@ -301,5 +302,43 @@ describe('the report\'s series of crank time by part', () => {
     const pipe = col('part:pipe');
     const unknown = col('part:unknown');
     buckets.forEach((b, k) => expect((vat[k] ?? 0) + (pipe[k] ?? 0) + (unknown[k] ?? 0), `vat+pipe+unknown bucket ${k}`).toBeCloseTo((b.vatPipeUnknown as number) / 1000, 6));
+  });
+});
+
+describe('every slog of ../shared/slogs and ../shared/slogs/real', () => {
+  const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
+  const files = [
+    ...readdirSync(join(ROOT, '..', 'shared', 'slogs')).filter((f) => /\.slog(\.gz)?$/.test(f) && !f.startsWith('big-')).map((f) => join(ROOT, '..', 'shared', 'slogs', f)),
+    ...readdirSync(REAL).filter((f) => /\.(slog|jsonl)$/.test(f)).map((f) => join(REAL, f)),
+    join(REAL, 'block-files-bot'),
+  ];
+
+  it.each(files.map((f) => [relative(ROOT, f), f]))('%s: each row\'s parts are whole µs, not below 0, and add up to its crank time', async (_name, file) => {
+    // A slog without blocks or runs says so on stderr: only the exit status counts here.
+    const lines = async (args: string[]): Promise<Json[]> => {
+      const r = await runMain([...args, file as string]);
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as Json);
+    };
+    const blocks = await lines(['blocks', '--json']);
+    const groups = await lines(['blocks', '--every', '50', '--json']);
+    const runs = await lines(['runs', '--json']);
+    const rows = [...blocks, ...groups, ...runs];
+    const keys = ['pageInMicros', 'vatMicros', 'syscallMicros', 'pipeMicros', 'snapshotMicros', 'kernelMicros', 'unknownMicros'];
+    for (const row of rows) {
+      for (const k of [...keys, 'crankMicros', 'replayMicros', 'gcMicros', 'cranksWithoutParts']) {
+        expect(Number.isInteger(row[k]), `${k} ${JSON.stringify(row[k])}`).toBe(true);
+        expect(row[k], k).toBeGreaterThanOrEqual(0);
+      }
+      expect(keys.reduce((n, k) => n + (row[k] as number), 0)).toBe(row.crankMicros);
+      expect(row.replayMicros).toBeLessThanOrEqual(row.pageInMicros);
+      expect(row.gcMicros).toBeLessThanOrEqual(row.vatMicros);
+    }
+    // The groups hold every crank once: their crank time is the slog's (blocks and runs may repeat none, or leave some out).
+    const all = groups.reduce((n, r) => n + r.crankMicros, 0);
+    expect(all).toBeGreaterThanOrEqual(blocks.reduce((n, r) => n + r.crankMicros, 0));
   });
 });
