@@ -53,12 +53,13 @@ export function register(program: Command): Command {
     `
 Runs by phase: L leftover, F forced, P priority, T timer, I inbound, C cleanup,
 ? not said (older nodes); I3: three inbound runs. Times are seconds; heap is the kernel's heapUsed after
-the commit. --split: cosmos is begin-block to end-block-start, interval the
-end-block-finish of the block before to this one's, proc% the share of it
-from begin-block to end-block-finish (as monitor-slog-block-time.py), then
-the cranks' time by part (docs/time-split.md). A block run again after a restart says "again"; the execution the
+the commit. A block run again after a restart says "again"; the execution the
 restart abandoned says "not committed (restart)". --json prints JSON lines
 (version 1, docs/chain.md).
+--split: cosmos is begin-block to end-block-start, interval the
+end-block-finish of the block before to this one's, proc% the share of it
+from begin-block to end-block-finish (as monitor-slog-block-time.py), then
+the cranks' time by part (docs/time-split.md).
 Examples:
   slogulate blocks chain.slog
   slogulate blocks --busy --sort computrons -n 10 chain.slog
