@@ -121,7 +121,7 @@ describe('bash', () => {
     // Repeatable: again after a first one, and after other options.
     expect(complete('top', '--by', 'total', '-n', '3', '--by', 'lo')).toEqual(['local']);
     expect(complete('stats', '--format', '')).toEqual(['markdown', 'text']);
-    expect(complete('blocks', '--sort', 'c')).toEqual(['computrons', 'cranks']);
+    expect(complete('blocks', '--sort', 'c')).toEqual(['computrons', 'crank-time', 'cranks']);
     // Every such option of every command, found from the program.
     const names = withValues.map(({ cmd, option }) => `${cmd.name()} ${option.long}`);
     expect(names).toEqual(expect.arrayContaining(['top --by', 'stats --format', 'compare --format', 'query --format', 'export --format', 'blocks --sort', 'runs --sort']));

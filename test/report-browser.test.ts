@@ -25,6 +25,11 @@ import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
 import { chainFacts, crankFacts, type CrankFacts } from './slog-facts.js';
+import { loopCranks, slogEntries, type LoopCrank } from './time-split-loop.js';
+import { STACKED_PARTS } from '../src/report/series.js';
+
+/** The parts the stacked chart draws. */
+const STACKED = STACKED_PARTS.map((p) => p.name);
 
 const OUT = join(ROOT, 'test-output');
 
@@ -209,13 +214,13 @@ describe('the report of one slog, in a browser', () => {
     const { page } = opened;
     const facts = slogFacts(slogPath(slog));
     const charts = (await reportState(page)).charts;
-    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot']);
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'crankParts', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot']);
     for (const c of charts) {
       expect(c.points, c.id).toBe(Math.ceil(facts.cranks / 10));
       expect(c.draws, c.id).toBeGreaterThan(0);
     }
     const lines = Object.fromEntries(charts.map((c) => [c.id, c.lines]));
-    expect(lines).toEqual({ crankTime: 1, computrons: 1, deliveries: 1, syscalls: 1, heap: facts.heapVats, heapCount: facts.heapVats, snapshot: facts.snapshotVats });
+    expect(lines).toEqual({ crankTime: 1, crankParts: STACKED.length, computrons: 1, deliveries: 1, syscalls: 1, heap: facts.heapVats, heapCount: facts.heapVats, snapshot: facts.snapshotVats });
     // Lines in color on every chart (the vats' heap lines may lie on each other: any color counts).
     const pixels = await coloredPixels(page);
     for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
@@ -258,6 +263,57 @@ describe('the report of one slog, in a browser', () => {
     }
     // Three buckets, each a point of every chart.
     expect(seen.size).toBe(3);
+    await page.mouse.move(0, 0);
+  });
+
+  it('stacks a hovered bucket\'s crank time by part, each part the slog\'s own (a plain loop splits its cranks)', async () => {
+    const { page } = opened;
+    const split = loopCranks(slogEntries(slogPath(slog)));
+    // Each part as the chart's legend shows it: ms with 3 decimals under 10 ms, else 1.
+    const shownMs = async (label: string): Promise<{ value: number; within: number }> => {
+      const row = page.locator('#chart-crankParts .u-legend .u-series', { has: page.locator('.u-label', { hasText: new RegExp(`^${label}$`) }) });
+      const text = (await row.locator('.u-value').textContent()) ?? '';
+      const m = /^(\d+(?:\.(\d+))?) ms$/.exec(text);
+      if (!m) throw new Error(`${label}: not a value: ${JSON.stringify(text)}`);
+      return { value: Number(m[1]), within: 0.5 / 10 ** (m[2]?.length ?? 0) + 1e-9 };
+    };
+    const over = page.locator('#chart-crankParts .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    let snapshotSeen = 0;
+    for (const fraction of [0.02, 0.3, 0.55, 0.9]) {
+      await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+      const bucket = /^cranks (\d+)-(\d+)$/.exec((await page.locator('#chart-crankParts .u-legend .u-series').nth(0).locator('.u-value').textContent()) ?? '');
+      expect(bucket).not.toBeNull();
+      const [from, to] = [Number(bucket?.[1]), Number(bucket?.[2])];
+      const cranks = split.filter((c) => (c.crankNum as number) >= from && (c.crankNum as number) <= to);
+      const ms = (f: (c: LoopCrank) => number): number => cranks.reduce((n, c) => n + f(c), 0) / 1000;
+      for (const [label, want] of [
+        ['page-in', ms((c) => c.pageIn)],
+        ['syscall', ms((c) => c.syscall)],
+        ['snapshot', ms((c) => c.snapshot)],
+        ['kernel', ms((c) => c.kernel)],
+      ] as const) {
+        const { value, within } = await shownMs(label);
+        expect(Math.abs(value - want), `${label}, cranks ${from}-${to}: ${value} shown, ${want} in the slog`).toBeLessThanOrEqual(within);
+      }
+      // Vat, pipe and unknown together: the deliveries' time less their syscalls.
+      let together = 0;
+      let slack = 0;
+      for (const label of ['vat', 'pipe', 'unknown']) {
+        const { value, within } = await shownMs(label);
+        together += value;
+        slack += within;
+      }
+      expect(Math.abs(together - ms((c) => c.vatAndPipe)), `vat+pipe+unknown, cranks ${from}-${to}`).toBeLessThanOrEqual(slack);
+      snapshotSeen += ms((c) => c.snapshot);
+    }
+    // The buckets hovered hold snapshot time: the stack is not all one part.
+    expect(snapshotSeen).toBeGreaterThan(0);
+    // Every part in its own color (page-in orange, vat blue, syscall green, snapshot red...): the stack is drawn.
+    for (const rgb of [[0x24, 0x57, 0xc5], [0xd1, 0x49, 0x5b]] as Array<[number, number, number]>) {
+      expect((await colored(page, rgb)).crankParts, String(rgb)).toBeGreaterThan(100);
+    }
     await page.mouse.move(0, 0);
   });
 
@@ -339,17 +395,24 @@ describe('the report of two slogs (--compare), in a browser', () => {
     expect(problems).toEqual([]);
     expect(blocked).toEqual([]);
     const charts = (await reportState(page)).charts;
-    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'deliveries', 'syscalls']);
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'crankParts-base', 'crankParts-head', 'deliveries', 'syscalls']);
     const points = Math.max(Math.ceil(slogFacts(slogPath('a-local-3')).cranks / 25), Math.ceil(slogFacts(slogPath('b-local-5')).cranks / 25));
     for (const c of charts) {
-      expect(c.lines, c.id).toBe(2);
+      // A stack of parts per run; the other charts a line per run.
+      expect(c.lines, c.id).toBe(c.id.startsWith('crankParts') ? STACKED.length : 2);
       expect(c.points, c.id).toBe(points);
       expect(c.draws, c.id).toBeGreaterThan(0);
     }
     // The head's line is red (#d1495b), the base's gray (#6b7280).
     const red = await colored(page, [0xd1, 0x49, 0x5b]);
     const gray = await colored(page, [0x6b, 0x72, 0x80]);
+    const blue = await colored(page, [0x24, 0x57, 0xc5]);
     for (const c of charts) {
+      if (c.id.startsWith('crankParts')) {
+        // Each run's stack: its vat part (blue) is most of a local worker's crank time.
+        expect(blue[c.id], c.id).toBeGreaterThan(100);
+        continue;
+      }
       expect(red[c.id], c.id).toBeGreaterThan(30);
       expect(gray[c.id], c.id).toBeGreaterThan(30);
     }
@@ -414,11 +477,11 @@ describe('a long run, downsampled, in a browser', () => {
     }
     const points = done + (pending > 0 ? 1 : 0);
     const charts = (await reportState(page)).charts as Array<ChartInfo & { drawnSeries: number }>;
-    expect(charts.length).toBe(7);
+    expect(charts.length).toBe(8);
     for (const c of charts) {
       expect(c.points, c.id).toBe(points);
-      // x, then each line with its minimum and maximum.
-      expect(c.drawnSeries, c.id).toBe(1 + 3 * c.lines);
+      // x, then each line with its minimum and maximum; the stack of parts draws each part's mean.
+      expect(c.drawnSeries, c.id).toBe(c.id === 'crankParts' ? 1 + c.lines : 1 + 3 * c.lines);
     }
     const pixels = await coloredPixels(page);
     for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
@@ -437,11 +500,17 @@ describe('the report of a chain slog, in a browser: a point per block', () => {
     // The blocks as `blocks --json` gives them (each execution), read apart from the report.
     const heights: number[] = [];
     let abandoned = 0;
+    let blockOf808 = NaN;
+    const snapshotByBlock = new Map<number, number>();
     await chainViewOf({
       inputs: [slog],
       onBlock: (row) => {
         if (row.abandoned) abandoned += 1;
-        else if (row.height !== null) heights.push(row.height);
+        else if (row.height !== null) {
+          heights.push(row.height);
+          snapshotByBlock.set(row.height, row.parts.parts.snapshotMicros as number);
+          if ((row.firstCrank ?? Infinity) <= 808 && 808 <= (row.lastCrank ?? -1)) blockOf808 = row.height;
+        }
       },
     });
     expect(abandoned).toBe(1);
@@ -454,13 +523,26 @@ describe('the report of a chain slog, in a browser: a point per block', () => {
     expect(problems).toEqual([]);
     expect(blocked).toEqual([]);
     const charts = (await reportState(page)).charts;
-    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot', 'kernelHeap']);
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'crankParts', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot', 'kernelHeap']);
     expect(heights.length).toBe(new Set(heights).size);
     for (const c of charts) {
       expect(c.points, c.id).toBe(heights.length);
       expect(c.draws, c.id).toBeGreaterThan(0);
     }
     expect(charts.find((c) => c.id === 'kernelHeap')?.lines).toBe(1);
+    expect(charts.find((c) => c.id === 'crankParts')?.lines).toBe(STACKED.length);
+    // The stack's figures: each block's parts, as `blocks --json` sums them (the chain view, read apart from the report; each
+    // height once: its execution after a restart, as the report counts), and the block holding crank 808 has its 1.8 s snapshot.
+    const parts = outcome.data.charts.find((c) => c.id === 'crankParts');
+    const snapshotAt = (height: number): number | null => parts?.series.find((l) => l.label === 'snapshot')?.mean[parts.x.indexOf(height)] ?? null;
+    expect(snapshotAt(blockOf808)).toBeGreaterThanOrEqual(1800);
+    for (const [height, micros] of snapshotByBlock) expect(snapshotAt(height), `block ${height}`).toBeCloseTo(micros / 1000, 3);
+    // Each vat's snapshot size line ends at the vat's last heap-snapshot-save's uncompressedSize (a plain loop over the lines).
+    const sizes = outcome.data.charts.find((c) => c.id === 'snapshot');
+    const lastSize = new Map<string, number>();
+    for (const e of slogEntries(slog)) if (e.type === 'heap-snapshot-save') lastSize.set(e.vatID, e.uncompressedSize);
+    expect(sizes?.series.length).toBe(Math.min(8, lastSize.size));
+    for (const line of sizes?.series ?? []) expect(line.mean[line.mean.length - 1], line.label).toBe(lastSize.get(line.vatID as string));
     const pixels = await coloredPixels(page);
     for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
     expect(await page.locator('#charts-note').textContent()).toMatch(/^Each point is a block\. /);

@@ -97,7 +97,7 @@ describe('slogulate report: usage', () => {
     }
     const sum = (xs: CrankFacts[], f: (c: CrankFacts) => number | undefined): number => xs.reduce((n, c) => n + (f(c) ?? 0), 0);
     const chart = (id: string): ChartView => data.charts.find((c) => c.id === id) as ChartView;
-    expect(data.charts.map((c) => c.id)).toEqual(['crankTime', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot']);
+    expect(data.charts.map((c) => c.id)).toEqual(['crankTime', 'crankParts', 'computrons', 'deliveries', 'syscalls', 'heap', 'heapCount', 'snapshot']);
     for (const c of data.charts) {
       expect(c.x, c.id).toEqual([...buckets.keys()]);
       expect(c.labels, c.id).toEqual([...buckets.values()].map((b) => `cranks ${b[0]?.crankNum}-${b.at(-1)?.crankNum}`));
@@ -107,6 +107,14 @@ describe('slogulate report: usage', () => {
     expect(means('syscalls')).toEqual([...buckets.values()].map((b) => sum(b, (c) => c.syscalls)));
     expect(means('computrons')).toEqual([...buckets.values()].map((b) => sum(b, (c) => c.computrons)));
     means('crankTime').forEach((ms, i) => expect(ms, `bucket ${i}`).toBeCloseTo(sum([...buckets.values()][i] as CrankFacts[], (c) => c.ms), 2));
+    // The stack of parts: its top is each bucket's crank time (every crank of this slog has its start and finish), each part rounded to µs.
+    const stack = chart('crankParts');
+    expect(stack.stacked).toBe(true);
+    expect(stack.series.map((l) => l.label)).toEqual(['page-in', 'vat', 'syscall', 'pipe', 'snapshot', 'kernel', 'unknown']);
+    stack.x.forEach((_, i) => {
+      const top = stack.series.reduce((n, l) => n + (l.mean[i] ?? 0), 0);
+      expect(Math.abs(top - sum([...buckets.values()][i] as CrankFacts[], (c) => c.ms)), `bucket ${i}`).toBeLessThanOrEqual(0.01);
+    });
     // A vat's heap: its last usage report by the bucket's end, carried over while it gets no delivery.
     for (const [id, field] of [
       ['heap', 'allocate'],

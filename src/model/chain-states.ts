@@ -53,8 +53,12 @@ export interface ChainBlock {
   blockLagSeconds: number | undefined;
   /** Its begin-block was seen (an upgrade's block waits for it). */
   begun: boolean;
+  /** begin-block's `time` (undefined for the bootstrap block, which has none). */
+  beginTime: number | undefined;
   /** end-block-start's and commit-block-start's `time`. */
   endBlockTime: number | undefined;
+  /** end-block-finish's `time` (not the bootstrap block's -finish). */
+  endBlockFinishTime: number | undefined;
   commitTime: number | undefined;
   /**
    * The time SwingSet worked on it: end-block-start to end-block-finish

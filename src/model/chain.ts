@@ -146,6 +146,7 @@ export class ChainTracker {
     const upgraded = open !== undefined && open.ref.upgrade === true && !open.begun && open.ref.height === height;
     const block = upgraded ? this.goOn(open, entry, height) : this.openBlock(entry, height, false, false);
     block.begun = true;
+    block.beginTime = timeOf(entry);
     block.blockTime = numberField(e.blockTime) ?? block.blockTime;
     block.interBlockSeconds = numberField(e.interBlockSeconds);
     block.blockLagSeconds = numberField(e.blockLagSeconds);
@@ -161,7 +162,9 @@ export class ChainTracker {
   private endBlockFinish(entry: SlogEntry): void {
     this.cutRun();
     this.block = undefined;
-    if (this.open) this.finishBlock(this.open, entry, this.open.endBlockTime);
+    if (!this.open) return;
+    this.open.endBlockFinishTime = timeOf(entry);
+    this.finishBlock(this.open, entry, this.open.endBlockTime);
   }
 
   /** bootstrap-block-finish: the bootstrap block is over (it does not commit). */
@@ -264,7 +267,9 @@ export class ChainTracker {
       interBlockSeconds: undefined,
       blockLagSeconds: undefined,
       begun: false,
+      beginTime: undefined,
       endBlockTime: undefined,
+      endBlockFinishTime: undefined,
       commitTime: undefined,
       seconds: undefined,
       elapsed: undefined,

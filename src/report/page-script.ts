@@ -5,7 +5,7 @@
  *
  * For tests and for people poking at a report, it leaves on
  * `window.slogReport`: `ready` (true once everything is drawn), `errors`,
- * `charts`, one per chart: its id, title, points (x values given to
+ * `charts`, one per chart: its id, title, `stacked` (crank time by part), points (x values given to
  * uPlot), lines, drawnSeries (uPlot's series: x, each line, and its
  * minimum and maximum when a point covers several buckets), and `draws`
  * (how many times uPlot drew it); and `zoom()`,
@@ -141,6 +141,27 @@ export const PAGE_SCRIPT = String.raw`
     if (!compare) return COLORS[k % COLORS.length];
     return s.side === 0 ? '#6b7280' : COLORS[1];
   }
+  /** Each part of crank time its color (a stacked chart: model/parts.ts's names). */
+  var PART_COLORS = { 'page-in': '#e08a00', vat: '#2457c5', syscall: '#2a9d4b', pipe: '#7b4fc4', snapshot: '#d1495b', kernel: '#8d5a3b', unknown: '#9ca3af' };
+  /**
+   * A stacked chart: each part drawn as the running sum up to it, filled
+   * down to zero, the top of the stack first, so that each fill shows only
+   * its own band; hover shows each part's own value.
+   */
+  function stackedSeries(chart, data, series, fmtOwn) {
+    var sums = [];
+    var running = chart.x.map(function () { return 0; });
+    chart.series.forEach(function (s) {
+      running = running.map(function (v, i) { return v + (s.mean[i] || 0); });
+      sums.push(running);
+    });
+    for (var k = chart.series.length - 1; k >= 0; k -= 1) {
+      var s = chart.series[k];
+      var color = PART_COLORS[s.label] || COLORS[k % COLORS.length];
+      data.push(sums[k]);
+      series.push({ label: s.label, stroke: color, fill: color, width: 1, points: { show: false }, value: fmtOwn(s.mean) });
+    }
+  }
   function drawChart(chart) {
     var box = h('div', { class: 'chart', id: 'chart-' + chart.id, 'data-chart': chart.id });
     $('charts-body').appendChild(box);
@@ -150,7 +171,12 @@ export const PAGE_SCRIPT = String.raw`
     var bands = [];
     var hidden = [];
     var fmt = function (u, v) { return valueText(chart.unit, v); };
-    chart.series.forEach(function (s, k) {
+    if (chart.stacked) {
+      info.stacked = true;
+      stackedSeries(chart, data, series, function (own) {
+        return function (u, v, si, i) { return i === null || i === undefined ? '-' : valueText(chart.unit, own[i]); };
+      });
+    } else chart.series.forEach(function (s, k) {
       var color = colorOf(chart, s, k);
       var dash = compare && s.side === 0 ? [6, 4] : undefined;
       if (s.min && s.max) {

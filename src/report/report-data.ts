@@ -15,7 +15,7 @@ import type { ThresholdResult } from '../analyses/compare/thresholds.js';
 import type { RankedCrank, TopKey } from '../analyses/top/top.js';
 import type { VatNames } from '../model/vats.js';
 import type { Point } from './downsampler.js';
-import type { SeriesData } from './series.js';
+import { STACKED_PARTS, type SeriesData } from './series.js';
 
 export const REPORT_FORMAT = 'slogulate-report';
 export const REPORT_VERSION = 1;
@@ -66,6 +66,8 @@ export interface ChartView {
   id: string;
   title: string;
   unit: ChartUnit;
+  /** Its lines are parts of a whole, drawn stacked (each line's `mean` is its own part, not the running sum). */
+  stacked?: boolean;
   /** Growing. */
   x: number[];
   /** The buckets each x covers, for hover. */
@@ -210,10 +212,13 @@ interface ChartDef {
   /** A fixed column, or a per-vat gauge kind (`heap`, `snapshot`), or the kernel gauge. */
   column?: string;
   perVat?: string;
+  /** The parts of crank time, stacked (series.ts STACKED_PARTS): one chart per run. */
+  parts?: true;
 }
 
 const CHARTS: ChartDef[] = [
   { id: 'crankTime', title: 'Crank time (ms)', unit: 'ms', digits: 3, column: 'crankTime' },
+  { id: 'crankParts', title: 'Crank time by part (ms)', unit: 'ms', digits: 3, parts: true },
   { id: 'computrons', title: 'Computrons', unit: 'computrons', digits: 0, column: 'computrons' },
   { id: 'deliveries', title: 'Deliveries', unit: 'count', digits: 2, column: 'deliveries' },
   { id: 'syscalls', title: 'Syscalls', unit: 'count', digits: 2, column: 'syscalls' },
@@ -256,6 +261,10 @@ function buildCharts(sides: SideInput[]): ChartView[] {
   const compare = sides.length > 1;
   const charts: ChartView[] = [];
   for (const def of CHARTS) {
+    if (def.parts) {
+      charts.push(...partCharts(def, sides, xs, labelOf));
+      continue;
+    }
     const lines: Array<{ side: number; column: number; label: string; vatID?: string }> = [];
     if (def.column !== undefined) {
       sides.forEach((side, s) => {
@@ -300,6 +309,40 @@ function buildCharts(sides: SideInput[]): ChartView[] {
     });
     charts.push({ id: def.id, title: def.title, unit: def.unit, x: xs, labels: xs.map((x) => labelOf.get(x) ?? String(x)), series });
   }
+  return charts;
+}
+
+/**
+ * The stacked chart of crank time by part: one per run (two runs' stacks
+ * cannot share one chart), its lines the parts in STACKED_PARTS order, each
+ * a point's mean (a stack of means is the mean of the stacks). None for a
+ * run whose cranks have no part time (no crank with both its start and its
+ * finish).
+ */
+function partCharts(def: ChartDef, sides: SideInput[], xs: number[], labelOf: Map<number, string>): ChartView[] {
+  const charts: ChartView[] = [];
+  sides.forEach((side, s) => {
+    const byX = new Map(side.series.points.map((p) => [p.x, p]));
+    const series: ChartSeries[] = [];
+    let any = false;
+    for (const part of STACKED_PARTS) {
+      const i = columnIndex(side.series, `part:${part.name}`);
+      if (i < 0) continue;
+      if (columnMax(side.series, i) > 0) any = true;
+      series.push({ label: part.name, side: s, mean: xs.map((x) => round(byX.get(x)?.columns[i]?.mean ?? null, def.digits)) });
+    }
+    if (!any) return;
+    const compare = sides.length > 1;
+    charts.push({
+      id: compare ? `${def.id}-${side.role}` : def.id,
+      title: compare ? `${def.title}, ${side.role}` : def.title,
+      unit: def.unit,
+      stacked: true,
+      x: xs,
+      labels: xs.map((x) => labelOf.get(x) ?? String(x)),
+      series,
+    });
+  });
   return charts;
 }
 

@@ -21,7 +21,9 @@
  * the slog's size.
  *
  * Counts leave replayed entries out (SLOG-FORMAT.md, Replays); crank time is
- * crank-finish minus crank-start of finished cranks (both kinds), in ms.
+ * crank-finish minus crank-start of finished cranks (both kinds), in ms; and
+ * so is each part of it (`part:vat`, ...: the crank model's split,
+ * docs/time-split.md), summed over the cranks that have parts.
  * A bucket without cranks (a block in which none ran) counts 0 of each.
  */
 import type { CrankSink } from '../model/assembler.js';
@@ -30,6 +32,8 @@ import type { DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import { READ_NOTHING, type Reads } from '../scan/reads.js';
 import type { BucketKey, Bucketing } from './bucketing.js';
 import { Downsampler, type Point } from './downsampler.js';
+import { PARTS, partMicros, type PartSpec } from '../model/parts.js';
+import { snapshotOf } from '../model/snapshots.js';
 
 /** Points per series at most: enough for a chart as wide as a screen. */
 export const MAX_POINTS = 1000;
@@ -50,19 +54,29 @@ export interface SeriesColumn {
   vatID?: string;
 }
 
-/** The fixed columns, in this order (indices 0..4); per-vat gauges follow as they appear. */
+/**
+ * The parts of crank time that add up to it (model/parts.ts: all but those
+ * within another), each a column `part:NAME` of ms summed over a bucket's
+ * cranks that have parts: the report's stacked chart.
+ */
+export const STACKED_PARTS: readonly PartSpec[] = PARTS.filter((p) => p.within === undefined);
+
+/** The fixed columns, in this order (indices 0..4, then the parts); per-vat gauges follow as they appear. */
 export const FIXED_COLUMNS: readonly SeriesColumn[] = [
   { id: 'cranks', kind: 'sum' },
   { id: 'crankTime', kind: 'sum' },
   { id: 'computrons', kind: 'sum' },
   { id: 'deliveries', kind: 'sum' },
   { id: 'syscalls', kind: 'sum' },
+  ...STACKED_PARTS.map((p): SeriesColumn => ({ id: `part:${p.name}`, kind: 'sum' })),
 ];
 const CRANKS = 0;
 const CRANK_TIME = 1;
 const COMPUTRONS = 2;
 const DELIVERIES = 3;
 const SYSCALLS = 4;
+/** The first part column's index; the others follow in STACKED_PARTS order. */
+const PART0 = 5;
 
 export interface SeriesData {
   /** What x counts: `crank`, `round`, `block`. */
@@ -193,6 +207,7 @@ export class SeriesCollector implements CrankSink {
     }
     if (computrons !== undefined) this.sawComputrons = true;
     const crankTime = crank.finish && Number.isFinite(crank.timing.total) ? crank.timing.total * 1000 : undefined;
+    const parts = crank.parts;
     for (let t = 0; t < tracks.length; t += 1) {
       const open = buckets[t];
       if (!open) {
@@ -207,6 +222,12 @@ export class SeriesCollector implements CrankSink {
       if (computrons !== undefined) sums[COMPUTRONS] = (sums[COMPUTRONS] ?? 0) + computrons;
       sums[DELIVERIES] = (sums[DELIVERIES] ?? 0) + deliveries;
       sums[SYSCALLS] = (sums[SYSCALLS] ?? 0) + syscalls;
+      if (parts) {
+        for (let k = 0; k < STACKED_PARTS.length; k += 1) {
+          // An unknown part (vat, pipe) is 0 here: its time is in the unknown part.
+          sums[PART0 + k] = (sums[PART0 + k] ?? 0) + (partMicros(parts, STACKED_PARTS[k] as PartSpec) ?? 0) / 1000;
+        }
+      }
     }
   }
 
@@ -258,8 +279,8 @@ export class SeriesCollector implements CrankSink {
 
   private gaugeSample(entry: SlogEntry): void {
     if (entry.type === 'heap-snapshot-save') {
-      const size = finiteNumber(entry.uncompressedSize);
-      if (size !== undefined && typeof entry.vatID === 'string') this.gauges.set(this.gaugeColumn('snapshot', entry.vatID), size);
+      const save = snapshotOf(entry);
+      if (save?.uncompressedSize !== undefined && save.vatID !== undefined) this.gauges.set(this.gaugeColumn('snapshot', save.vatID), save.uncompressedSize);
     } else if (entry.type === 'cosmic-swingset-after-commit-stats') {
       const memory = entry.memoryUsage;
       const used = memory !== null && typeof memory === 'object' ? finiteNumber((memory as Record<string, unknown>).heapUsed) : undefined;
@@ -294,6 +315,8 @@ export class SeriesCollector implements CrankSink {
       values[DELIVERIES] = 0;
       values[SYSCALLS] = 0;
     }
+    // No crank with parts in it: none of each part.
+    for (let k = 0; k < STACKED_PARTS.length; k += 1) values[PART0 + k] ??= 0;
     for (const [i, v] of this.gauges) values[i] = v;
     for (const [i, v] of track.samples) values[i] = v;
     track.samples.clear();

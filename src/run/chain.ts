@@ -37,9 +37,10 @@ export interface ChainViewResult {
 
 /** Blocks and runs of a chain slog, each row handed over as it ends. */
 export async function chainViewOf(
-  input: ChainViewInput & { onBlock?: (row: BlockRow) => void; onRun?: (row: RunRow) => void },
+  input: ChainViewInput & { onBlock?: (row: BlockRow) => void; onRun?: (row: RunRow) => void; average?: number },
 ): Promise<ChainViewResult> {
   const collector = new BlocksCollector({
+    ...(input.average === undefined ? {} : { average: input.average }),
     ...(input.onBlock ? { onBlock: input.onBlock } : {}),
     ...(input.onRun ? { onRun: input.onRun } : {}),
   });

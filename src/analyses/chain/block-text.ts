@@ -5,6 +5,7 @@
  */
 import { BLOCKS_JSON_VERSION, type BlockRow, type InboundAction } from './blocks.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
+import { partColumns, partsJson } from './part-figures.js';
 
 /** The run phases in the order a block runs them, and their one-letter names in the text. */
 export const PHASES: ReadonlyArray<[string, string]> = [
@@ -45,6 +46,11 @@ export function blockJson(row: BlockRow): Record<string, unknown> {
     upgrade: row.upgrade,
     firstCrank: row.firstCrank,
     lastCrank: row.lastCrank,
+    cosmosSeconds: row.cosmosSeconds,
+    intervalSeconds: row.intervalSeconds,
+    processingShare: row.processingShare,
+    ...partsJson(row.parts),
+    ...(row.averages === undefined ? {} : { averages: row.averages }),
   };
 }
 
@@ -105,3 +111,37 @@ export const BLOCK_COLUMNS: ReadonlyArray<CellColumn<BlockRow>> = [
   { header: 'note', align: 'left', width: 4, cell: blockNote },
   { header: 'inbound', align: 'left', width: 0, cell: (r) => inboundText(r.inbound) },
 ];
+
+/** A share as a percentage with one decimal: `64.3%`. */
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+/** The trailing averages' columns (`--average N`): cranks, end-block, cosmos seconds, processing share. */
+const AVERAGE_COLUMNS: ReadonlyArray<CellColumn<BlockRow>> = [
+  { header: 'avg cranks', align: 'right', width: 10, cell: (r) => opt(r.averages?.cranks ?? null, (v) => v.toFixed(1)) },
+  { header: 'avg end-block', align: 'right', width: 13, cell: (r) => opt(r.averages?.seconds ?? null, seconds3) },
+  { header: 'avg cosmos', align: 'right', width: 10, cell: (r) => opt(r.averages?.cosmosSeconds ?? null, seconds3) },
+  { header: 'avg proc%', align: 'right', width: 9, cell: (r) => opt(r.averages?.processingShare ?? null, percent) },
+];
+
+/**
+ * The blocks' `--split` table: where each block's time went. Its times
+ * (end-block, cosmos, commit, the interval from the block before and the
+ * share of it spent processing), with `averages` the trailing averages,
+ * then its cranks' time by part (part-figures.ts), the note last.
+ */
+export function blockSplitColumns(averages: boolean): ReadonlyArray<CellColumn<BlockRow>> {
+  return [
+    { header: 'height', align: 'right', width: 8, cell: (r) => opt(r.height) },
+    { header: 'time (UTC)', align: 'left', width: 20, cell: (r) => opt(r.blockTime, isoSeconds) },
+    { header: 'runs', align: 'left', width: 8, cell: (r) => runsText(r.runs) },
+    { header: 'cranks', align: 'right', width: 6, cell: (r) => String(r.cranks) },
+    { header: 'end-block', align: 'right', width: 9, cell: (r) => opt(r.seconds, seconds3) },
+    { header: 'cosmos', align: 'right', width: 6, cell: (r) => opt(r.cosmosSeconds, seconds3) },
+    { header: 'commit', align: 'right', width: 6, cell: (r) => opt(r.commitSeconds, seconds3) },
+    { header: 'interval', align: 'right', width: 8, cell: (r) => opt(r.intervalSeconds, seconds3) },
+    { header: 'proc%', align: 'right', width: 6, cell: (r) => opt(r.processingShare, percent) },
+    ...(averages ? AVERAGE_COLUMNS : []),
+    ...partColumns<BlockRow>((r) => r.parts),
+    { header: 'note', align: 'left', width: 0, cell: blockNote },
+  ];
+}

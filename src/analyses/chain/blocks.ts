@@ -23,7 +23,9 @@ import type { ExecutionSink } from '../../model/executions.js';
 import type { Crank } from '../../model/crank.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import { READ_NOTHING, type Reads } from '../../scan/reads.js';
+import { BlockIntervals, cosmosSecondsOf, TrailingAverages, type BlockAverages } from './block-times.js';
 import { CrankTally } from './crank-tally.js';
+import { partFigures, type PartFigures } from './part-figures.js';
 import { RunTally, type RunRow } from './runs.js';
 
 /** The version of the JSON lines `blocks --json` prints (docs/chain.md); changes only with a new number. */
@@ -76,6 +78,16 @@ export interface BlockRow {
   seconds: number | null;
   /** commit-block-start to -finish, seconds. */
   commitSeconds: number | null;
+  /** begin-block to end-block-start, seconds: cosmos-sdk's modules, before SwingSet (block-times.ts). */
+  cosmosSeconds: number | null;
+  /** The end-block-finish of the block of height - 1 to this one's, seconds. */
+  intervalSeconds: number | null;
+  /** begin-block to end-block-finish, over intervalSeconds. */
+  processingShare: number | null;
+  /** Trailing averages over the last N blocks, this one included when it counts (only when asked: BlocksConfig.average). */
+  averages?: BlockAverages;
+  /** Its cranks' time by part (part-figures.ts). */
+  parts: PartFigures;
   /** The kernel's heap after the commit (after-commit-stats memoryUsage.heapUsed), bytes. */
   heapUsed: number | null;
   inbound: InboundAction[];
@@ -104,6 +116,8 @@ export interface BlocksConfig {
   onRun?: (row: RunRow) => void;
   /** Which cranks count (default all; `compare` counts its selection's). */
   selectCrank?: (crank: Crank) => boolean;
+  /** Trailing averages over this many blocks on each block's row. */
+  average?: number;
 }
 
 /** The key a block's inbound actions are counted under: kind, and source and message type, or sender. */
@@ -155,9 +169,10 @@ class BlockTally extends CrankTally {
   }
 }
 
-/** A block's row: the chain's figures (model/chain.ts) and its cranks' tally. */
-function blockRow(block: ChainBlock, tally: BlockTally): BlockRow {
+/** A block's row: the chain's figures (model/chain.ts), its times beyond SwingSet's (block-times.ts) and its cranks' tally. */
+function blockRow(block: ChainBlock, tally: BlockTally, intervals: BlockIntervals): BlockRow {
   const height = block.ref.height;
+  const { intervalSeconds, processingShare } = intervals.next(block);
   return {
     height: Number.isNaN(height) ? null : height,
     blockTime: block.blockTime ?? null,
@@ -170,6 +185,10 @@ function blockRow(block: ChainBlock, tally: BlockTally): BlockRow {
     usedBeans: tally.usedBeans,
     seconds: block.seconds ?? null,
     commitSeconds: block.commitSeconds ?? null,
+    cosmosSeconds: cosmosSecondsOf(block) ?? null,
+    intervalSeconds: intervalSeconds ?? null,
+    processingShare: processingShare ?? null,
+    parts: partFigures(tally.parts),
     heapUsed: block.heapUsed ?? null,
     inbound: tally.inbound,
     again: block.ref.again,
@@ -192,6 +211,8 @@ export class BlocksCollector implements ExecutionSink, ChainSink {
   /** Blocks and runs read a crank's sums and deliveries, none of its syscalls: the crank model holds none (model/assembler.ts). */
   readonly syscallsUnread = true;
   private readonly tracker = new ChainTracker(this);
+  private readonly intervals = new BlockIntervals();
+  private readonly trailing: TrailingAverages | undefined;
   /** The open block's tally (blockOpen to blockEnd). */
   private open: BlockTally | undefined;
   /** The open run's (runStart to runEnd). */
@@ -203,7 +224,9 @@ export class BlocksCollector implements ExecutionSink, ChainSink {
   runs = 0;
   cranksOutside = 0;
 
-  constructor(private readonly config: BlocksConfig) {}
+  constructor(private readonly config: BlocksConfig) {
+    if (config.average !== undefined) this.trailing = new TrailingAverages(config.average);
+  }
 
   /** Does the slog show chain blocks at all? */
   get chain(): boolean {
@@ -248,7 +271,13 @@ export class BlocksCollector implements ExecutionSink, ChainSink {
     this.loose = undefined;
     if (!tally) return;
     this.blocks += 1;
-    this.config.onBlock?.(blockRow(block, tally));
+    const row = blockRow(block, tally, this.intervals);
+    if (this.trailing) {
+      // A block that began and whose end-block-finish came counts, as monitor-slog-block-time.py prints them.
+      if (block.beginTime !== undefined && block.endBlockFinishTime !== undefined) this.trailing.add(row);
+      row.averages = this.trailing.averages();
+    }
+    this.config.onBlock?.(row);
   }
 
   /** ChainSink: a run starts; one known only from its run-finish has the open block's cranks since its last run. Precondition: the run before it has ended (runEnd). */

@@ -16,6 +16,8 @@ import type { SlogEntry } from '../../scan/entry-types.js';
 import type { BlockRow } from './blocks.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
 import { CrankTally } from './crank-tally.js';
+import { partColumns, partFigures } from './part-figures.js';
+import { PartsTally } from '../common/parts-tally.js';
 import { consoleText, type Round, type Rounds } from '../common/rounds.js';
 
 export interface GroupsConfig {
@@ -121,6 +123,10 @@ export class CrankGroups implements CrankSink {
       usedBeans: null,
       seconds: null,
       commitSeconds: null,
+      cosmosSeconds: null,
+      intervalSeconds: null,
+      processingShare: null,
+      parts: partFigures(new PartsTally()),
       heapUsed: null,
       inbound: [],
       again: false,
@@ -142,7 +148,7 @@ export class CrankGroups implements CrankSink {
     this.open = undefined;
     const row = group.row;
     const { cranks, deliveries, computrons, firstCrank, lastCrank } = group.tally;
-    Object.assign(row, { cranks, deliveries, computrons, firstCrank, lastCrank });
+    Object.assign(row, { cranks, deliveries, computrons, firstCrank, lastCrank, parts: partFigures(group.tally.parts) });
     const range = group.low === undefined ? 'no crank numbers' : group.low === group.high ? `crank ${group.low}` : `cranks ${group.low}-${group.high}`;
     row.group = group.round ? `"${group.round.benchmark}" round ${group.round.round}` : range;
     if (group.start !== undefined) row.blockTime = group.start;
@@ -161,6 +167,16 @@ export const GROUP_COLUMNS: ReadonlyArray<CellColumn<BlockRow>> = [
   { header: 'cranks', align: 'right', width: 6, cell: (r) => String(r.cranks) },
   { header: 'deliveries', align: 'right', width: 10, cell: (r) => String(r.deliveries) },
   { header: 'computrons', align: 'right', width: 11, cell: (r) => String(r.computrons) },
+  { header: 'note', align: 'left', width: 0, cell: (r) => groupNote(r) },
+];
+
+/** The groups' `--split` table: its time, cranks, and their time by part (part-figures.ts). */
+export const GROUP_SPLIT_COLUMNS: ReadonlyArray<CellColumn<BlockRow>> = [
+  { header: 'group', align: 'left', width: 14, cell: (r) => r.group ?? '' },
+  { header: 'time (UTC)', align: 'left', width: 24, cell: (r) => (r.blockTime === null ? '' : isoSeconds(r.blockTime)) },
+  { header: 'seconds', align: 'right', width: 8, cell: (r) => (r.seconds === null ? '' : seconds3(r.seconds)) },
+  { header: 'cranks', align: 'right', width: 6, cell: (r) => String(r.cranks) },
+  ...partColumns<BlockRow>((r) => r.parts),
   { header: 'note', align: 'left', width: 0, cell: (r) => groupNote(r) },
 ];
 

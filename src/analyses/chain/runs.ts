@@ -15,6 +15,7 @@
 import type { BlockRef, ChainRun, RunTrigger } from '../../model/chain.js';
 import { triggerText } from '../../model/chain.js';
 import { CrankTally } from './crank-tally.js';
+import { partColumns, partFigures, partsJson, type PartFigures } from './part-figures.js';
 import { isoSeconds, seconds3, type CellColumn } from './chain-table.js';
 
 /** The version of the JSON lines `runs --json` prints (docs/chain.md); changes only with a new number. */
@@ -43,6 +44,8 @@ export interface RunRow {
   finished: boolean;
   firstCrank: number | null;
   lastCrank: number | null;
+  /** Its cranks' time by part (part-figures.ts). */
+  parts: PartFigures;
 }
 
 /** One run's cranks as the slog streams by (which run, and its figures from the chain's entries: the ChainRun, model/chain.ts). */
@@ -71,6 +74,7 @@ export class RunTally extends CrankTally {
       finished: run.finished,
       firstCrank: this.firstCrank,
       lastCrank: this.lastCrank,
+      parts: partFigures(this.parts),
     };
   }
 }
@@ -93,6 +97,7 @@ export function runJson(row: RunRow): Record<string, unknown> {
     finished: row.finished,
     firstCrank: row.firstCrank,
     lastCrank: row.lastCrank,
+    ...partsJson(row.parts),
   };
 }
 
@@ -114,6 +119,18 @@ export const RUN_COLUMNS: ReadonlyArray<CellColumn<RunRow>> = [
   { header: 'computrons', align: 'right', width: 11, cell: (r) => String(r.computrons) },
   { header: 'beans', align: 'right', width: 12, cell: (r) => (r.usedBeans === null ? '' : String(r.usedBeans)) },
   { header: 'seconds', align: 'right', width: 7, cell: (r) => (r.seconds === null ? '' : seconds3(r.seconds)) },
+  { header: 'note', align: 'left', width: 5, cell: runNote },
+  { header: 'trigger', align: 'left', width: 0, cell: (r) => triggerText(r.trigger) },
+];
+
+/** The runs' `--split` table: each run's cranks, seconds, and its cranks' time by part (part-figures.ts). */
+export const RUN_SPLIT_COLUMNS: ReadonlyArray<CellColumn<RunRow>> = [
+  { header: 'height', align: 'right', width: 8, cell: (r) => (r.height === null ? '' : String(r.height)) },
+  { header: 'run', align: 'right', width: 3, cell: (r) => String(r.run) },
+  { header: 'phase', align: 'left', width: 8, cell: (r) => r.phase },
+  { header: 'cranks', align: 'right', width: 6, cell: (r) => String(r.cranks) },
+  { header: 'seconds', align: 'right', width: 7, cell: (r) => (r.seconds === null ? '' : seconds3(r.seconds)) },
+  ...partColumns<RunRow>((r) => r.parts),
   { header: 'note', align: 'left', width: 5, cell: runNote },
   { header: 'trigger', align: 'left', width: 0, cell: (r) => triggerText(r.trigger) },
 ];
