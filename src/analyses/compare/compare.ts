@@ -22,6 +22,7 @@
  * "The JSON report"; it changes only with a new version number.
  */
 import { VatMatching, VatScopeError, type VatMatch, type VatMatchBy } from '../common/vat-match.js';
+import { NO_VAT } from '../stats/aggregate.js';
 import type { SideData } from './compare-side.js';
 import { isFamily, sideValue, type SectionID } from './metrics.js';
 import { compareSections, type CompareRow, type CompareSection } from './sections.js';
@@ -123,7 +124,8 @@ function summary(side: SideData): SideSummary {
 function sideVats(side: SideData): Map<string, string | undefined> {
   const vats = new Map<string, string | undefined>();
   const add = (vatID: string | undefined, name: string | undefined): void => {
-    if (vatID === undefined) return;
+    // `<no vat>` gathers delivery cranks that name no vat (aggregate.ts): no vat to match or list.
+    if (vatID === undefined || vatID === NO_VAT) return;
     if (!vats.has(vatID) || (vats.get(vatID) === undefined && name !== undefined)) vats.set(vatID, name);
   };
   for (const r of side.aggregate.vats) add(r.vatID, r.vatName);
@@ -150,7 +152,8 @@ export function compareSides(base: SideData, head: SideData): Comparison {
     base: summary(base),
     head: summary(head),
     perRound: base.rounds !== undefined || head.rounds !== undefined,
-    vats: vats.all().map((m) => vatPair(m, vats)),
+    // The rows' `<no vat>` (a crank that names no vat) is no vat of either slog.
+    vats: vats.all().filter((m) => (m.head ?? m.base) !== NO_VAT).map((m) => vatPair(m, vats)),
     sections,
   };
 }

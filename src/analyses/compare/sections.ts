@@ -98,7 +98,9 @@ export interface SectionDeclaration {
 /** The vat's ID: the head's, else the base's. */
 const vatIDOf = (e: Entry): string => e.match?.head ?? e.match?.base ?? '';
 
-const byVat: EntryOrder = (a, b) => compareVatIDs(vatIDOf(a), vatIDOf(b));
+/** 0 for a vat of the base only, else 1: of two vats of one ID (bob in the base, erin in the head), the base's comes first. */
+const baseOnlyFirst = (e: Entry): number => (e.match !== undefined && e.match.head === undefined ? 0 : 1);
+const byVat: EntryOrder = (a, b) => compareVatIDs(vatIDOf(a), vatIDOf(b)) || baseOnlyFirst(a) - baseOnlyFirst(b);
 const byMethod: EntryOrder = (a, b) => byText(a.method, b.method);
 const byType: EntryOrder = (a, b) => byText(a.type, b.type);
 /** Largest first, by the larger of a metric's two values. */
