@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
-import { chainAHead, ROOT, slogPath } from './helpers.js';
+import { chainAHead, readSlog, ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runMain } from './run-main.js';
 import { loopCranks, loopDeliveries, slogEntries } from './time-split-loop.js';
 
@@ -172,6 +172,27 @@ describe('crank time by part against the plain loop', () => {
       if (row) expect(row.base, m).toBe(loop.byVat.get('v5')?.[m]);
     }
     expect(rows.find((r) => r.key === 'time.snapshot,vat=v5')?.base).toBeGreaterThan(1_800_000);
+  });
+});
+
+describe('per benchmark round', () => {
+  it('each part is the rounds\' sum divided by the round count', async () => {
+    const rounds = [
+      [100, 150],
+      [200, 250],
+    ] as const;
+    const file = join(dir, 'a-xs-3-rounds.slog');
+    writeFileSync(file, withRoundMarks(readSlog('a-xs-3').toString('utf8'), rounds));
+    const inRounds = loopCranks(slogEntries(slogPath('a-xs-3'))).filter((c) => rounds.some(([a, b]) => (c.crankNum as number) >= a && (c.crankNum as number) <= b));
+    expect(inRounds.length).toBe(102);
+    const { json } = await compareJson(['--round-marks', file, file]);
+    const whole = wholeRows(json);
+    const perRound = (pick: (c: (typeof inRounds)[number]) => number): number => inRounds.reduce((n, c) => n + pick(c), 0) / rounds.length;
+    expect(whole.get('time.crank')?.head).toBe(perRound((c) => c.total));
+    expect(whole.get('time.snapshot')?.head).toBe(perRound((c) => c.snapshot));
+    expect(whole.get('time.kernel')?.base).toBe(perRound((c) => c.kernel));
+    expect(whole.get('time.syscall')?.base).toBe(perRound((c) => c.syscall));
+    expect(json.sections.find((s) => s.id === 'timeByPart')?.rows.every((r) => r.delta === 0)).toBe(true);
   });
 });
 
