@@ -287,7 +287,7 @@ describe('slogulate blocks and runs on chain-A.slog', () => {
     expect(rows.get('blocks.computrons.p95')).toMatchObject({ base: p95(base.computrons), head: p95(head.computrons) });
     expect(rows.get('blocks.time.mean')?.base).toBeCloseTo(mean(base.micros), 3);
     expect(rows.get('blocks.time.p95')).toMatchObject({ base: p95(base.micros), head: p95(head.micros) });
-    expect((json.sections as Entry[]).map((x) => x.id)).toEqual(['cranks', 'deliveriesByVat', 'deliveriesByVatMethod', 'syscallsByType', 'computronsByVat', 'replays', 'blocks', 'time', 'blockTime']);
+    expect((json.sections as Entry[]).map((x) => x.id)).toEqual(['cranks', 'deliveriesByVat', 'deliveriesByVatMethod', 'syscallsByType', 'computronsByVat', 'replays', 'blocks', 'time', 'timeByPart', 'blockTime']);
     // The head's busy blocks average more computrons than the whole slog's: the first threshold is exceeded.
     expect(mean(head.computrons)).toBeGreaterThan(mean(base.computrons));
     expect(json.thresholds.map((t: Entry) => [t.metric, t.exceeded])).toEqual([

@@ -94,9 +94,9 @@ describe('the metrics: docs/compare.md, the grammar text and the parser agree', 
   const docs = readFileSync(join(ROOT, 'docs', 'compare.md'), 'utf8');
   // The `- \`METRIC\`: ...` item of the Thresholds section, up to the next item.
   const item = /^- `METRIC`: ([\s\S]*?)^- /m.exec(docs.slice(docs.indexOf('## Thresholds')))?.[1] ?? '';
-  const documented = [...item.matchAll(/`([a-z][a-zA-Z0-9.]*(?:\.TYPE)?)`/g)].map((m) => m[1] as string).filter((m) => !m.includes('vatstore'));
+  const documented = [...item.matchAll(/`([a-z][a-zA-Z0-9.-]*(?:\.TYPE)?)`/g)].map((m) => m[1] as string).filter((m) => !m.includes('vatstore'));
   const grammar = THRESHOLD_GRAMMAR.split('  LIMIT:')[0] ?? '';
-  const inGrammar = [...grammar.matchAll(/\b([a-z]+(?:\.[a-zA-Z0-9]+)*)\b(?=[,\s(]|$)/g)].map((m) => m[1] as string);
+  const inGrammar = [...grammar.matchAll(/\b([a-z]+(?:\.[a-zA-Z0-9-]+)*)\b(?=[,\s()]|$)/g)].map((m) => m[1] as string);
   const concrete = (m: string): string => m.replace('.TYPE', '.send');
 
   it('docs/compare.md lists every metric the parser takes, and nothing else', () => {

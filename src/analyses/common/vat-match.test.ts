@@ -33,8 +33,11 @@ describe('VatMatching', () => {
   it('a base vat whose ID the head gave to a vat matched by name stands alone', () => {
     const m = new VatMatching(side([['v7', 'bob'], ['v9', 'carol']]), side([['v8', 'bob'], ['v9', 'dave'], ['v7', 'x']]));
     expect(m.of('base', 'v7')).toMatchObject({ key: 'bob', base: 'v7', head: 'v8' });
-    // carol (v9) and dave (v9): no name in common, so the same ID pairs them.
-    expect(m.of('base', 'v9')).toEqual({ key: 'v9', name: 'dave', base: 'v9', head: 'v9', by: 'id' });
+    // carol (v9) and dave (v9): each side names its v9, each another name: two vats, each keeping its name.
+    expect(m.of('base', 'v9')).toEqual({ key: 'v9', name: 'carol', base: 'v9', by: 'id' });
+    expect(m.of('head', 'v9')).toEqual({ key: 'v9', name: 'dave', head: 'v9', by: 'id' });
+    expect(m.keyOf(m.of('base', 'v9'))).toBe('carol');
+    expect(m.keyOf(m.of('head', 'v9'))).toBe('dave');
     expect(m.of('head', 'v7')).toEqual({ key: 'v7', name: 'x', head: 'v7', by: 'id' });
   });
 

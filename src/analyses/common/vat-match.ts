@@ -3,7 +3,9 @@
  * compare`. Two runs of the same benchmark may create their vats in another
  * order, so that `v7` is bob in one and erin in the other: a vat is matched
  * by its name where both slogs name it (create-vat names, annotation files)
- * and the name is one vat's on each side; every other vat by its ID.
+ * and the name is one vat's on each side; every other vat by its ID, unless
+ * both sides name the vat of that ID and the names differ (bob in the base,
+ * erin in the head): those are two vats, each on its side with its own name.
  *
  *     const vats = new VatMatching(vatNamesOf(base), vatNamesOf(head));
  *     vats.of('head', 'v8');   // { key: 'bob', name: 'bob', base: 'v7', head: 'v8', by: 'name' }
@@ -24,7 +26,7 @@ export type VatMatchBy = 'name' | 'id';
 export interface VatMatch {
   /** `v7`, or `bob` when its IDs differ (rows and thresholds name it by `VatMatching.keyOf`). */
   key: string;
-  /** Its name (the head's when the sides differ), if it has one. */
+  /** Its name, if it has one (matched by ID: the name of the side that names it; both sides name it alike). */
   name?: string;
   /** Its ID in the base, in the head; absent on a side without it. */
   base?: string;
@@ -60,7 +62,15 @@ export class VatMatching {
       const inBase = base.has(id) && !this.bySide.base.has(id);
       const inHead = head.has(id) && !this.bySide.head.has(id);
       if (!inBase && !inHead) continue;
-      const name = (inHead ? head.get(id) : undefined) ?? (inBase ? base.get(id) : undefined);
+      const baseName = inBase ? base.get(id) : undefined;
+      const headName = inHead ? head.get(id) : undefined;
+      if (baseName !== undefined && headName !== undefined && baseName !== headName) {
+        // Both sides name the vat of this ID, each another name: two vats, each on its side with its own name.
+        this.add({ key: id, name: baseName, base: id, by: 'id' });
+        this.add({ key: id, name: headName, head: id, by: 'id' });
+        continue;
+      }
+      const name = headName ?? baseName;
       this.add({
         key: id,
         ...(name === undefined ? {} : { name }),

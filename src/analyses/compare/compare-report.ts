@@ -145,18 +145,57 @@ function chooseRows(section: CompareSection, options: ReportOptions): { rows: Co
     const hidden = section.rows.length - rows.length;
     return { rows, omitted: hidden ? `${hidden} unchanged row${hidden === 1 ? '' : 's'} not shown` : undefined };
   }
-  // Time: the all-deliveries rows, then the first N vat+method entries (each one row per statistic).
+  // Times: the rows of the whole side, then the first N entries (a vat+method, a vat: each a run of rows).
   const overall = section.rows.filter((r) => r.vatID === undefined);
-  const entries = section.rows.filter((r) => r.vatID !== undefined);
-  const perEntry = new Set(entries.map((r) => r.stat)).size || 1;
-  const total = entries.length / perEntry;
+  const groups: CompareRow[][] = [];
+  for (const r of section.rows) {
+    if (r.vatID === undefined) continue;
+    const last = groups.at(-1);
+    if (last && entryOf(last[0] as CompareRow) === entryOf(r)) last.push(r);
+    else groups.push([r]);
+  }
+  const total = groups.length;
   const keep = options.timeRows > 0 ? Math.min(total, options.timeRows) : total;
-  const omitted = keep < total ? `${keep} of ${total} vat+method entries shown, by total time (--time-rows 0 for all)` : undefined;
-  return { rows: [...overall, ...entries.slice(0, keep * perEntry)], omitted };
+  const { noun, by } = sectionDeclaration(section.id).entries ?? { noun: 'vat+method entries', by: 'total time' };
+  const omitted = keep < total ? `${keep} of ${total} ${noun} shown, by ${by} (--time-rows 0 for all)` : undefined;
+  return { rows: [...overall, ...groups.slice(0, keep).flat()], omitted };
+}
+
+/** Which entry of a time section a row belongs to: its vat (on each side) and method. */
+const entryOf = (r: CompareRow): string => [r.baseVatID ?? '', r.headVatID ?? '', r.method ?? ''].join('\u0000');
+
+/** `base 3, head 1 cranks`: how many cranks of each side a figure leaves out. */
+function unknownCranks(u: { base: number; head: number }): string {
+  const sides = (['base', 'head'] as const).filter((side) => u[side] > 0).map((side) => `${side} ${u[side]}`);
+  return `${sides.join(', ')} crank${Math.max(u.base, u.head) === 1 ? '' : 's'}`;
+}
+
+/**
+ * A section's figures that are partial sums, as a note: `unknown in some
+ * cranks, summed where known: vat (head 3 cranks), pipe (head 3 cranks)`.
+ * The rows of the whole side say it for every vat.
+ */
+function unknownNote(section: CompareSection): string | undefined {
+  const partial = section.rows.filter((r) => r.vatID === undefined && r.unknownIn !== undefined);
+  if (!partial.length) return undefined;
+  const labelOf = (r: CompareRow): string => metricOf(r)?.label ?? r.key;
+  return `unknown in some cranks, summed where known: ${partial.map((r) => `${labelOf(r)} (${unknownCranks(r.unknownIn as { base: number; head: number })})`).join(', ')}`;
+}
+
+/**
+ * The thresholds that compare partial sums, one line each: `time.vat: unknown
+ * in head 3 cranks, compared over the cranks where it is known`.
+ */
+export function partialThresholds(results: ThresholdResult[]): string[] {
+  return results.flatMap((r) =>
+    r.unknownIn === undefined ? [] : [`${metricKey(r.threshold.metric, r.threshold.scope)}: unknown in ${unknownCranks(r.unknownIn)}, compared over the cranks where it is known`],
+  );
 }
 
 export function thresholdTable(results: ThresholdResult[]): Table {
+  const partial = partialThresholds(results);
   return {
+    ...(partial.length ? { note: partial.join('; ') } : {}),
     title: 'Thresholds',
     columns: [left('threshold'), right('base'), right('head'), right('delta'), right('delta%'), right('limit'), left('result')],
     rows: results.map((r) => {
@@ -199,7 +238,7 @@ export function sectionTables(c: Comparison, options: ReportOptions): Array<{ se
   return c.sections.map((section) => {
     const { rows, omitted } = chooseRows(section, options);
     const table = sectionTable(section, rows, c.perRound);
-    if (omitted) table.note = table.note ? `${table.note}; ${omitted}` : omitted;
+    for (const more of [unknownNote(section), omitted]) if (more) table.note = table.note ? `${table.note}; ${more}` : more;
     return { section, table };
   });
 }

@@ -2,8 +2,8 @@
  * One side of `slogulate compare` (the base or the head slog), collected in
  * one streaming pass: the `SlogAggregator` (issue 3's aggregate), plus what
  * a scoped threshold needs beyond it (syscalls by vat, method and type;
- * delivery times by method across vats), optionally only inside the
- * benchmark's rounds (`RoundFilter`).
+ * delivery times by method across vats), and crank time by part (in all and
+ * per vat), optionally only inside the benchmark's rounds (`RoundFilter`).
  *
  *     // run/analyses.ts: feeds `side.sink` one pass over the slog, and hands back `side.result()`
  *     const { data } = await compareSideOf({ inputs: ['base.slog'], side: { slog: 'base.slog', selection, vatNames, rounds } });
@@ -20,6 +20,7 @@ import { AGGREGATE_READS, NO_VAT, SlogAggregator, type SlogAggregate } from '../
 import { BusyBlocks, type BlockFigures } from './block-figures.js';
 import { deliveryMethod } from '../common/delivery-method.js';
 import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
+import { PartsTally } from '../common/parts-tally.js';
 import { RoundFilter, type Round, type Rounds } from '../common/rounds.js';
 import { SelectedCranks } from '../common/selected-cranks.js';
 import { CrankSelection, type SelectionSpec } from '../common/selection.js';
@@ -51,6 +52,44 @@ export interface SideData {
   methodTimes: Map<string, DurationStats>;
   /** Per busy chain block (block-figures.ts); absent for a slog without chain blocks. */
   blocks?: BlockFigures;
+  /** Crank time by part (docs/time-split.md) of every selected crank, routing cranks too (all kernel time). */
+  parts: CrankPartFigures;
+  /** The same per vat: the delivery cranks of each vat. */
+  partsByVat: Map<string, CrankPartFigures>;
+}
+
+/** Crank time by part of a group of cranks. */
+export interface CrankPartFigures {
+  tally: PartsTally;
+  /**
+   * Cranks where a bringOutYourDead delivery's GC time is unknown (its worker
+   * list is unusable): the tally takes their gc for absent, as in a crank
+   * without a bringOutYourDead.
+   */
+  gcUnknownIn: number;
+}
+
+/** Adds one crank to a group's figures. */
+function addParts(figures: CrankPartFigures, crank: Crank): void {
+  figures.tally.add(crank.parts);
+  if (crank.parts !== undefined && crank.deliveryTimes.some((d) => d.dispatch === 'bringOutYourDead' && d.gcMicros === undefined)) figures.gcUnknownIn += 1;
+}
+
+/** Crank time by part of the selected cranks: in all, and per vat (delivery cranks with a vat). */
+class PartFigures {
+  readonly all: CrankPartFigures = { tally: new PartsTally(), gcUnknownIn: 0 };
+  readonly byVat = new Map<string, CrankPartFigures>();
+
+  add(crank: Crank): void {
+    addParts(this.all, crank);
+    if (crank.crankType === 'routing' || crank.vatID === undefined) return;
+    let vat = this.byVat.get(crank.vatID);
+    if (!vat) {
+      vat = { tally: new PartsTally(), gcUnknownIn: 0 };
+      this.byVat.set(crank.vatID, vat);
+    }
+    addParts(vat, crank);
+  }
 }
 
 /** A crank's syscalls folded at its spills: method -> syscall type -> count, and the method its last spill ended in. */
@@ -167,6 +206,7 @@ export class CompareSide {
   readonly sink: ExecutionSink;
   private readonly aggregator: SlogAggregator;
   private readonly scoped = new ScopedCounts();
+  private readonly parts = new PartFigures();
   private readonly blocks: BusyBlocks;
   private cranksSeen = 0;
 
@@ -175,7 +215,10 @@ export class CompareSide {
     const scopedFront = new SelectedCranks({
       selection: config.selection,
       vatNames: config.vatNames,
-      onCrank: (crank) => this.scoped.add(crank),
+      onCrank: (crank) => {
+        this.scoped.add(crank);
+        this.parts.add(crank);
+      },
       onSpill: (crank) => this.scoped.fold(crank),
     });
     // After the aggregator in the tee: its vat names are learned before a block's crank is matched.
@@ -207,6 +250,8 @@ export class CompareSide {
       cranksSeen: this.cranksSeen,
       syscalls: this.scoped.syscalls,
       methodTimes,
+      parts: this.parts.all,
+      partsByVat: this.parts.byVat,
     };
     if (this.config.rounds) data.rounds = this.config.rounds.all;
     const blocks = this.blocks.result();

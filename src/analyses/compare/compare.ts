@@ -4,8 +4,10 @@
  * Sections, deterministic counts first, then the (noisy) wall-clock times:
  * cranks (all, delivery, routing), deliveries by vat, deliveries by
  * vat+method, syscalls by type, computrons by vat (when either slog has
- * them), and delivery times (total, mean, p95) for all deliveries and per
- * vat+method. Every row has a `key` in the `--fail-on` syntax
+ * them), delivery times (total, mean, p95) for all deliveries and per
+ * vat+method, and crank time by part (page-in, vat, syscall, pipe, snapshot,
+ * kernel...: docs/time-split.md) in all and per vat, a part unknown in some
+ * cranks summed where known and said so (`unknownIn`). Every row has a `key` in the `--fail-on` syntax
  * (`deliveries,vat=v9,method=makeInvitation`), so a row seen in the report is
  * a threshold one can write. Each metric is declared once (metrics.ts), and
  * both the sections (sections.ts) and the thresholds read it from there.
@@ -22,8 +24,9 @@
  * "The JSON report"; it changes only with a new version number.
  */
 import { VatMatching, VatScopeError, type VatMatch, type VatMatchBy } from '../common/vat-match.js';
+import { NO_VAT } from '../stats/aggregate.js';
 import type { SideData } from './compare-side.js';
-import { isFamily, sideValue, type SectionID } from './metrics.js';
+import { isFamily, sideUnknownIn, sideValue, type SectionID } from './metrics.js';
 import { compareSections, type CompareRow, type CompareSection } from './sections.js';
 import {
   evaluateThreshold,
@@ -44,7 +47,8 @@ export const COMPARE_JSON_FORMAT = 'slogulate-compare';
 /**
  * 2: vats matched by name (rows' baseVatID, headVatID, vatMatch; the `vats`
  * list). Added within version 2 (new sections, no field renamed or removed):
- * `replays`; `blocks` and `blockTime` (chain slogs: per busy block).
+ * `replays`; `blocks` and `blockTime` (chain slogs: per busy block);
+ * `timeByPart` (crank time by part; rows' and thresholds' `unknownIn`).
  */
 export const COMPARE_JSON_VERSION = 2;
 
@@ -98,6 +102,8 @@ export interface CompareJson extends Comparison {
     delta: number;
     deltaPercent: number | null;
     exceeded: boolean;
+    /** Crank time by part: the cranks of each side whose figure is unknown, left out of its value; absent when none. */
+    unknownIn?: { base: number; head: number };
   }>;
   /** How many thresholds were exceeded (the exit status is 1 when > 0). */
   exceeded: number;
@@ -123,7 +129,8 @@ function summary(side: SideData): SideSummary {
 function sideVats(side: SideData): Map<string, string | undefined> {
   const vats = new Map<string, string | undefined>();
   const add = (vatID: string | undefined, name: string | undefined): void => {
-    if (vatID === undefined) return;
+    // `<no vat>` gathers delivery cranks that name no vat (aggregate.ts): no vat to match or list.
+    if (vatID === undefined || vatID === NO_VAT) return;
     if (!vats.has(vatID) || (vats.get(vatID) === undefined && name !== undefined)) vats.set(vatID, name);
   };
   for (const r of side.aggregate.vats) add(r.vatID, r.vatName);
@@ -150,7 +157,8 @@ export function compareSides(base: SideData, head: SideData): Comparison {
     base: summary(base),
     head: summary(head),
     perRound: base.rounds !== undefined || head.rounds !== undefined,
-    vats: vats.all().map((m) => vatPair(m, vats)),
+    // The rows' `<no vat>` (a crank that names no vat) is no vat of either slog.
+    vats: vats.all().filter((m) => (m.head ?? m.base) !== NO_VAT).map((m) => vatPair(m, vats)),
     sections,
   };
 }
@@ -188,7 +196,11 @@ export function comparisonLookup(base: SideData, head: SideData): MetricLookup {
       // An unscoped total exists even when empty: only scopes and family members (syscall types) can miss.
       return undefined;
     }
-    return { base: inBase ?? 0, head: inHead ?? 0 };
+    if (!metric.declaration.unknownIn) return { base: inBase ?? 0, head: inHead ?? 0 };
+    // Crank time by part: the cranks where the part is unknown, which each side's sum leaves out.
+    const unknown = (side: SideData, vatID: string | undefined): number =>
+      !match ? sideUnknownIn(side, query) : vatID === undefined ? 0 : sideUnknownIn(side, { ...query, vat: vatID });
+    return { base: inBase ?? 0, head: inHead ?? 0, unknownIn: { base: unknown(base, match?.base), head: unknown(head, match?.head) } };
   };
 }
 
@@ -211,6 +223,7 @@ export function compareJson(comparison: Comparison, results: ThresholdResult[]):
       delta: r.delta,
       deltaPercent: r.deltaPercent,
       exceeded: r.exceeded,
+      ...(r.unknownIn === undefined ? {} : { unknownIn: r.unknownIn }),
     })),
     exceeded: results.filter((r) => r.exceeded).length,
   };

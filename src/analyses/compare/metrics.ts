@@ -24,9 +24,10 @@
  *     }
  */
 import type { DurationStats } from '../common/histogram.js';
+import { PARTS, type PartSpec } from '../../model/parts.js';
 import type { DeliveryStats } from '../stats/aggregate.js';
 import type { BlockFigures } from './block-figures.js';
-import type { SideData } from './compare-side.js';
+import type { CrankPartFigures, SideData } from './compare-side.js';
 
 /** The report's sections (sections.ts declares each; a metric names those that show it). */
 export type SectionID =
@@ -38,6 +39,7 @@ export type SectionID =
   | 'replays'
   | 'blocks'
   | 'time'
+  | 'timeByPart'
   | 'blockTime';
 
 /** What a metric's values are: counts, computrons, or µs (formatted as such in the report). */
@@ -63,6 +65,8 @@ export interface Part {
    * for a threshold that names it.
    */
   value: number | undefined;
+  /** Cranks of the group whose figure `value` leaves out because it is unknown there (crank time by part). */
+  unknownIn?: number;
 }
 
 /** How a metric's figures are broken down, named by the fields its parts have. */
@@ -110,6 +114,14 @@ export interface MetricDeclaration {
   missing?: string;
   /** Its row is shown only where one side's figure is not 0. */
   rowIfAny?: boolean;
+  /** Its rows of a breakdown's parts (a vat's) are shown only where one side's figure is not 0. */
+  partRowsIfAny?: boolean;
+  /**
+   * The cranks of the side's whole selection whose figure `whole` leaves out
+   * because it is unknown there (a part of crank time, docs/time-split.md);
+   * its parts say theirs in `Part.unknownIn`. Absent: never unknown.
+   */
+  unknownIn?: (side: SideData) => number;
 }
 
 /** A side's divisor for per-round metrics: its round count when comparing per round, else 1. */
@@ -256,6 +268,65 @@ function deliveryTime(stat: TimeStat): MetricDeclaration {
   };
 }
 
+// ---- crank time by part ------------------------------------------------------------
+
+/** A part's canonical name in a metric: camelCase, as every metric is spelt (`page-in` -> `pageIn`). */
+export const partMetricName = (part: string): string => `time.${part.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}`;
+
+/** Per-vat parts of crank-part figures: `value` and `unknownIn` of each vat's figures. */
+function vatPartFigures(side: SideData, value: (f: CrankPartFigures) => number, unknownIn: (f: CrankPartFigures) => number): Part[] {
+  const names = new Map(side.aggregate.vats.map((r) => [r.vatID, r.vatName]));
+  return [...side.partsByVat].map(([vatID, f]) => {
+    const vatName = names.get(vatID);
+    return { vatID, ...(vatName === undefined ? {} : { vatName }), value: value(f), unknownIn: unknownIn(f) };
+  });
+}
+
+const byPartRefused = (name: string): string => `${name} is crank time by part, per crank: it cannot be scoped by method (vat= only)`;
+
+/**
+ * `time.crank`: the selected cranks' time, crank-start to crank-finish, µs
+ * (every crank with both; the rest, `withoutParts`, are unknown).
+ */
+const CRANK_TIME: MetricDeclaration = {
+  name: 'time.crank',
+  unit: 'µs',
+  sections: ['timeByPart'],
+  label: 'crank total',
+  row: { subtype: 'crank' },
+  perRound: true,
+  whole: (side) => side.parts.tally.totalMicros,
+  unknownIn: (side) => side.parts.tally.withoutParts,
+  parts: { vat: (side) => vatPartFigures(side, (f) => f.tally.totalMicros, (f) => f.tally.withoutParts) },
+  noMethod: byPartRefused('time.crank'),
+};
+
+/** Cranks where a part is unknown: its own unknowns (gc: a bringOutYourDead's unusable list), and every crank without parts. */
+function partUnknownIn(part: PartSpec, f: CrankPartFigures): number {
+  return (part.name === 'gc' ? f.gcUnknownIn : f.tally.part(part.name).unknownIn) + f.tally.withoutParts;
+}
+
+/** `time.PART` (`time.vat`, `time.pageIn`...): one part of the selected cranks' time, summed where it is known, µs. */
+function crankPart(part: PartSpec): MetricDeclaration {
+  const name = partMetricName(part.name);
+  return {
+    name,
+    ...(name === `time.${part.name}` ? {} : { aliases: [`time.${part.name}`] }),
+    unit: 'µs',
+    sections: ['timeByPart'],
+    label: part.within === undefined ? part.name : `${part.name} (of ${part.within})`,
+    row: { subtype: part.name },
+    perRound: true,
+    partRowsIfAny: true,
+    whole: (side) => side.parts.tally.part(part.name).micros,
+    unknownIn: (side) => partUnknownIn(part, side.parts),
+    parts: { vat: (side) => vatPartFigures(side, (f) => f.tally.part(part.name).micros, (f) => partUnknownIn(part, f)) },
+    noMethod: byPartRefused(name),
+  };
+}
+
+const CRANK_PARTS: MetricDeclaration[] = [CRANK_TIME, ...PARTS.map(crankPart)];
+
 // ---- per busy chain block ------------------------------------------------------------
 
 /** `blocks.*`: per busy chain block (block-figures.ts); per block already, so not divided by rounds. */
@@ -294,6 +365,7 @@ export const METRIC_DECLARATIONS: readonly MetricDeclaration[] = [
   REPLAYS,
   COMPUTRONS,
   ...TIME_STATS.map(deliveryTime),
+  ...CRANK_PARTS,
   ...BLOCKS,
 ];
 
@@ -344,6 +416,17 @@ function inScope(p: Part, q: SideQuery): boolean {
     (q.method === undefined || p.method === q.method) &&
     (q.type === undefined || p.type === q.type)
   );
+}
+
+/**
+ * How many cranks of one side a metric's value in a scope leaves out because
+ * the figure is unknown there (crank time by part); 0 for other metrics.
+ */
+export function sideUnknownIn(side: SideData, q: SideQuery): number {
+  const d = q.declaration;
+  if (!d.unknownIn) return 0;
+  if (q.vat === undefined) return d.unknownIn(side);
+  return (d.parts?.vat?.(side) ?? []).filter((p) => inScope(p, q)).reduce((n, p) => n + (p.unknownIn ?? 0), 0);
 }
 
 /**

@@ -29,10 +29,16 @@ export interface CompareRow {
   /** How the vat's base and head were paired: by its name (both slogs name it), or by its ID. */
   vatMatch?: VatMatchBy;
   method?: string;
-  /** syscalls: the syscall type; cranks: `delivery` / `routing` / `abandoned`; blocks: `busy` / `computrons` / `time`. */
+  /** syscalls: the syscall type; cranks: `delivery` / `routing` / `abandoned`; blocks: `busy` / `computrons` / `time`; time by part: the part (`vat`, `page-in`...) or `crank`. */
   subtype?: string;
   /** time and block rows: which statistic. */
   stat?: TimeStat;
+  /**
+   * Crank time by part: how many cranks of each side the figure leaves out
+   * because it is unknown there (a worker list that is unusable, a crank
+   * without its start or finish); absent when none on either side.
+   */
+  unknownIn?: { base: number; head: number };
   base: number;
   head: number;
   delta: number;
@@ -54,8 +60,15 @@ export interface Entry {
   match?: VatMatch;
   method?: string;
   type?: string;
-  /** By metric name: the base's and head's values (per round where the metric is). */
-  values: Map<string, { base: number; head: number }>;
+  /** By metric name: the base's and head's values (per round where the metric is), and the cranks each leaves out as unknown. */
+  values: Map<string, SideValues>;
+}
+
+/** A metric's values of both sides in one row. */
+interface SideValues {
+  base: number;
+  head: number;
+  unknownIn: { base: number; head: number };
 }
 
 /** The order of a section's entries. */
@@ -93,12 +106,16 @@ export interface SectionDeclaration {
   note?: string;
   /** Under the table per round (instead of `note`). */
   perRoundNote?: string;
+  /** Sections of noisy times: what its entries (one group of rows each, `--time-rows` of them shown) are, and by what they are ordered. */
+  entries?: { noun: string; by: string };
 }
 
 /** The vat's ID: the head's, else the base's. */
 const vatIDOf = (e: Entry): string => e.match?.head ?? e.match?.base ?? '';
 
-const byVat: EntryOrder = (a, b) => compareVatIDs(vatIDOf(a), vatIDOf(b));
+/** 0 for a vat of the base only, else 1: of two vats of one ID (bob in the base, erin in the head), the base's comes first. */
+const baseOnlyFirst = (e: Entry): number => (e.match !== undefined && e.match.head === undefined ? 0 : 1);
+const byVat: EntryOrder = (a, b) => compareVatIDs(vatIDOf(a), vatIDOf(b)) || baseOnlyFirst(a) - baseOnlyFirst(b);
 const byMethod: EntryOrder = (a, b) => byText(a.method, b.method);
 const byType: EntryOrder = (a, b) => byText(a.type, b.type);
 /** Largest first, by the larger of a metric's two values. */
@@ -200,6 +217,18 @@ export const SECTIONS: readonly SectionDeclaration[] = [
     perRoundNote: 'total is per round; mean and p95 are per delivery',
   },
   {
+    id: 'timeByPart',
+    title: 'Crank time by part (wall clock: noisy)',
+    deterministic: false,
+    unit: 'µs',
+    rows: ['whole', 'vat'],
+    order: then(largest('time.crank'), byVat),
+    columns: [{ ...VAT, whole: 'all cranks' }, { header: 'part', shows: 'metric' }],
+    note: 'crank-start to crank-finish, split as docs/time-split.md says; all cranks include routing cranks (kernel time); a vat shows its parts that are not 0',
+    perRoundNote: 'per round; crank-start to crank-finish, split as docs/time-split.md says; all cranks include routing cranks (kernel time)',
+    entries: { noun: 'vats', by: 'crank time' },
+  },
+  {
     id: 'blockTime',
     title: 'End-block time per busy block (wall clock: noisy)',
     deterministic: false,
@@ -238,6 +267,11 @@ function shownValue(metric: MetricDeclaration, side: SideData, value: number | u
   return (value ?? 0) / (metric.perRound ? divisor(side) : 1);
 }
 
+/** A row's `unknownIn`, where a side leaves out some cranks. */
+function unknownFields(unknownIn: { base: number; head: number }): Partial<CompareRow> {
+  return unknownIn.base > 0 || unknownIn.head > 0 ? { unknownIn } : {};
+}
+
 /** One row per metric, of the whole sides. */
 function wholeRows(metrics: readonly MetricDeclaration[], { base, head }: Sides): CompareRow[] {
   const rows: CompareRow[] = [];
@@ -246,7 +280,8 @@ function wholeRows(metrics: readonly MetricDeclaration[], { base, head }: Sides)
     const baseValue = shownValue(metric, base, metric.whole(base));
     const headValue = shownValue(metric, head, metric.whole(head));
     if (metric.rowIfAny && baseValue === 0 && headValue === 0) continue;
-    rows.push(row(metric.name, baseValue, headValue, metric.row));
+    const unknownIn = { base: metric.unknownIn?.(base) ?? 0, head: metric.unknownIn?.(head) ?? 0 };
+    rows.push(row(metric.name, baseValue, headValue, { ...metric.row, ...unknownFields(unknownIn) }));
   }
   return rows;
 }
@@ -272,8 +307,9 @@ function entries(metrics: readonly MetricDeclaration[], by: Breakdown, sides: Si
         }
         // The same vat on both sides: the head's match, as the row shows it.
         if (match && (side === 'head' || !entry.match)) entry.match = match;
-        const values = entry.values.get(metric.name) ?? { base: 0, head: 0 };
+        const values = entry.values.get(metric.name) ?? { base: 0, head: 0, unknownIn: { base: 0, head: 0 } };
         values[side] = shownValue(metric, sides[side], part.value);
+        values.unknownIn[side] = part.unknownIn ?? 0;
         entry.values.set(metric.name, values);
       }
     }
@@ -290,12 +326,14 @@ function partRows(metrics: readonly MetricDeclaration[], by: Breakdown, order: E
   for (const entry of sorted) {
     const vat = entry.match ? sides.vats.keyOf(entry.match) : undefined;
     for (const metric of broken) {
-      const values = entry.values.get(metric.name) ?? { base: 0, head: 0 };
+      const values = entry.values.get(metric.name) ?? { base: 0, head: 0, unknownIn: { base: 0, head: 0 } };
+      if (metric.partRowsIfAny && values.base === 0 && values.head === 0 && values.unknownIn.base === 0 && values.unknownIn.head === 0) continue;
       const name = entry.type === undefined ? metric.name : familyMember(metric, entry.type);
       const fields: Partial<CompareRow> = {
         ...(entry.match ? vatFields(entry.match) : {}),
         ...(entry.method === undefined ? {} : { method: entry.method }),
         ...(entry.type === undefined ? metric.row : { subtype: entry.type }),
+        ...unknownFields(values.unknownIn),
       };
       rows.push(row(metricKey({ name }, { vat, method: entry.method }), values.base, values.head, fields));
     }

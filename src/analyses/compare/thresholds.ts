@@ -18,7 +18,8 @@
  * The metrics, and the scopes each takes, are declared in metrics.ts.
  */
 import { editDistance } from '../common/edit-distance.js';
-import { declarationNamed, familyMember, isFamily, METRIC_DECLARATIONS, takesScope, TIME_STATS, type MetricDeclaration, type TimeStat } from './metrics.js';
+import { PARTS } from '../../model/parts.js';
+import { declarationNamed, familyMember, isFamily, METRIC_DECLARATIONS, partMetricName, takesScope, TIME_STATS, type MetricDeclaration, type TimeStat } from './metrics.js';
 
 export type { TimeStat };
 
@@ -65,6 +66,12 @@ export interface Threshold {
 
 export class ThresholdError extends Error {}
 
+/** The parts of crank time as metrics, `time.pageIn (or time.page-in)` where a part has another spelling. */
+const PART_METRICS = PARTS.map((p) => {
+  const name = partMetricName(p.name);
+  return name === `time.${p.name}` ? name : `${name} (or time.${p.name})`;
+});
+
 /** Shown with every malformed expression. */
 export const THRESHOLD_GRAMMAR = [
   'expected METRIC[,vat=VAT][,method=METHOD]:LIMIT',
@@ -72,7 +79,9 @@ export const THRESHOLD_GRAMMAR = [
   '          syscalls, syscalls.TYPE (send, vatstoreGet...), replays (deliveries replayed by vats paged in),',
   '          blocks.busy, blocks.computrons.mean, blocks.computrons.p95, blocks.time.mean, blocks.time.p95',
   '          (chain slogs: per block that ran cranks; time: end-block time, µs),',
-  `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs)`,
+  `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs),`,
+  `          time.crank, ${PART_METRICS.slice(0, 4).join(', ')},`,
+  `          ${PART_METRICS.slice(4).join(', ')} (crank time by part, µs)`,
   '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base); the + is required, no spaces',
   "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
 ].join('\n');
@@ -174,6 +183,8 @@ export function limitText(limit: Limit): string {
 export interface MetricValues {
   base: number;
   head: number;
+  /** Crank time by part: the cranks of each side the values leave out because the figure is unknown there (absent: none). */
+  unknownIn?: { base: number; head: number };
 }
 
 /** Finds a metric's values; undefined when the scope matches nothing in either slog. */
@@ -187,6 +198,8 @@ export interface ThresholdResult {
   /** delta / base as a percentage; null when the base is 0 (and the head is not). */
   deltaPercent: number | null;
   exceeded: boolean;
+  /** The cranks of each side whose figure is unknown, left out of its value (a partial sum); absent: none. */
+  unknownIn?: { base: number; head: number };
 }
 
 /** delta / base in percent; 0 when both are 0, null when only the base is. */
@@ -210,7 +223,7 @@ export function evaluateThreshold(threshold: Threshold, lookup: MetricLookup): T
   if (!values) {
     throw new ThresholdError(`${metricKey(threshold.metric, threshold.scope)} matches nothing in either slog`);
   }
-  const { base, head } = values;
+  const { base, head, unknownIn } = values;
   return {
     threshold,
     base,
@@ -218,5 +231,6 @@ export function evaluateThreshold(threshold: Threshold, lookup: MetricLookup): T
     delta: head - base,
     deltaPercent: deltaPercent(base, head),
     exceeded: exceeds(base, head, threshold.limit),
+    ...(unknownIn !== undefined && (unknownIn.base > 0 || unknownIn.head > 0) ? { unknownIn } : {}),
   };
 }
