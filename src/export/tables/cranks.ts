@@ -77,7 +77,7 @@ export const cranks: TableDef<CrankRow> = {
     { name: 'totalMicros', type: 'BIGINT', nullable: true, doc: 'endTime - startTime, whole µs (`top`\'s total): each time rounded to µs first, then subtracted' },
     { name: 'localMicros', type: 'BIGINT', nullable: true, doc: 'totalMicros less syscallMicros (`top`\'s local)' },
     { name: 'syscallMicros', type: 'BIGINT', nullable: false, doc: 'time in its live syscalls, each syscall to its result, whole µs: the syscalls part of the time split (`top`\'s syscall, which rounds the sum of the times instead, give or take a few µs)' },
-    { name: 'syscallCount', type: 'BIGINT', nullable: false, doc: 'its syscalls, replayed ones included' },
+    { name: 'syscallCount', type: 'BIGINT', nullable: false, doc: 'its live syscalls (a transcript replay\'s are in `syscalls`, flagged `replay`, not counted here)' },
     { name: 'deliveries', type: 'BIGINT', nullable: false, doc: 'its deliver entries (a message, then maybe a bringOutYourDead; replays included)' },
     { name: 'computrons', type: 'BIGINT', nullable: true, doc: 'the last deliver-result\'s computrons, as the crank header prints them' },
     { name: 'pageInMicros', type: 'BIGINT', nullable: true, doc: 'page-in: bringing the vat online before a delivery (worker start, snapshot load, transcript replay), whole µs; null (as every part) without its crank-start or crank-finish' },
