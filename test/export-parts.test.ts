@@ -6,7 +6,7 @@
  * (better-sqlite3), against figures plain loops compute from the slog's
  * JSON lines (test/time-split-loop.ts, and the loops here).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -291,6 +291,8 @@ describe('on the command line', () => {
     expect(r.stderr).toBe('');
     const expected = loopStalls(slogEntries(slog('chain-A')), 0.2).length;
     expect(r.stdout).toContain(`snapshots 172, stalls ${expected}, vats`);
+    // The export folder says which threshold its stalls were found with.
+    expect(JSON.parse(readFileSync(join(to, '_slogulate-export.json'), 'utf8')).stallSeconds).toBe(0.2);
     const q = await runInProcess(['query', 'SELECT count(*) AS n FROM stalls', slog('a-xs-3'), '--gap', '0.05', '--format', 'csv']);
     expect(q.stdout).toBe(`n\n${loopStalls(slogEntries(slog('a-xs-3')), 0.05).length}\n`);
   });

@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { CrankSink } from '../model/assembler.js';
+import { STALL_SECONDS } from '../model/stalls.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { RowExtractor } from './extract.js';
 import type { AnyTableDef } from './schema.js';
@@ -68,6 +69,8 @@ export interface Manifest {
   tables: string[];
   /** The sources it wrote: `--replace` removes these partitions and no others (target.ts). */
   sources: string[];
+  /** The stalls table's threshold it was written with, seconds (`--gap`). */
+  stallSeconds: number;
 }
 
 /**
@@ -140,7 +143,13 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
     }
     await dataset.finish();
     if (request.format !== 'sqlite') {
-      const manifest: Manifest = { slogulate: '1', format: request.format, tables: tables.map((t) => t.name), sources: names };
+      const manifest: Manifest = {
+        slogulate: '1',
+        format: request.format,
+        tables: tables.map((t) => t.name),
+        sources: names,
+        stallSeconds: request.stallSeconds ?? STALL_SECONDS,
+      };
       writeFileSync(`${target.temp}/${MANIFEST}`, `${JSON.stringify(manifest, null, 2)}\n`);
     }
     target.commit();

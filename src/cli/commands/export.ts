@@ -33,9 +33,9 @@ export function parseGapSeconds(value: string): number {
   return seconds;
 }
 
-/** `--gap SECONDS`: the stalls table's threshold (as `stats --gap`). */
-export function gapOption(): Option {
-  return new Option('--gap <seconds>', 'the stalls table: more than this many seconds between two consecutive entries is a stall')
+/** `--gap SECONDS`: the stalls table's threshold (as `stats --gap`); `note` is added to its help. */
+export function gapOption(note = ''): Option {
+  return new Option('--gap <seconds>', `the stalls table: more than this many seconds between two consecutive entries is a stall${note}`)
     .argParser(parseGapSeconds)
     .default(STALL_SECONDS);
 }

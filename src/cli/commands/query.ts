@@ -40,7 +40,7 @@ export function register(program: Command): Command {
     .argument('<sql>', 'the SQL; each table is a view named after it')
     .argument('[inputs...]', 'slogs (files, or folders of slog files: each exported on the fly as one slog) and export folders; none reads a slog on stdin')
     .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'))
-    .addOption(gapOption());
+    .addOption(gapOption(' (for the slogs read here: an export folder has the stalls it was exported with)'));
   cmd.addHelpText(
     'after',
     `

@@ -60,7 +60,7 @@ export const deliveries: TableDef<DeliveryRow> = {
     { name: 'computrons', type: 'BIGINT', nullable: true, doc: 'dr[2].compute: the XS worker\'s computrons; null where the worker reports none', mezzanine: 'delivery.computrons' },
     { name: 'startTime', type: 'DOUBLE', nullable: true, doc: 'the deliver entry\'s time: seconds since the epoch; null when the slog begins after it (inside its crank)' },
     { name: 'endTime', type: 'DOUBLE', nullable: true, doc: 'the deliver-result\'s time; null without a result' },
-    { name: 'totalMicros', type: 'BIGINT', nullable: true, doc: 'endTime - startTime, whole µs (where workerMicros can be known: each time rounded to µs first, then subtracted)', mezzanine: 'delivery.time (seconds)' },
+    { name: 'totalMicros', type: 'BIGINT', nullable: true, doc: 'endTime - startTime, whole µs (a live delivery with its result: each time rounded to µs first, then subtracted, as the time split does)', mezzanine: 'delivery.time (seconds)' },
     { name: 'localMicros', type: 'BIGINT', nullable: true, doc: 'totalMicros less syscallMicros' },
     { name: 'syscallMicros', type: 'BIGINT', nullable: false, doc: 'time in its syscalls (each result\'s time - its syscall\'s), whole µs' },
     { name: 'syscallCount', type: 'BIGINT', nullable: false, doc: 'how many syscalls it made' },
