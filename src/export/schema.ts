@@ -5,8 +5,9 @@
  *
  * Each table is one file under `tables/`; `tables/index.ts` lists them in
  * the order they are written. A table's rows come from the hooks of its
- * `TableRows` (see extract.ts): entries outside cranks, whole cranks, and
- * the deliveries and syscalls the extractor pairs up once for every table.
+ * `TableRows` (see extract.ts): every entry as the pass reads it (stalls),
+ * entries outside cranks, whole cranks, and the deliveries and syscalls
+ * the extractor pairs up once for every table.
  */
 import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
