@@ -15,6 +15,7 @@ import { BIN, ROOT, runCli, slogPath } from './helpers.js';
 import { until } from './live-process.js';
 import { runInProcess } from './run-main.js';
 import { crankFacts, typeCounts } from './slog-facts.js';
+import { loopStalls, slogEntries } from './time-split-loop.js';
 
 let scratch: string;
 beforeAll(() => {
@@ -76,9 +77,13 @@ describe('query', () => {
     const dir = join(scratch, 'tables');
     const exported = await runInProcess(['export', slogPath('a-local-3'), '--to', dir, '--format', 'csv']);
     expect(exported.status).toBe(0);
-    // Rows: a delivery per deliver line, a syscall per syscall line, a crank per crank-start line.
+    // Rows: a delivery per deliver line, a syscall per syscall line, a crank per crank-start line, a stall per gap over 1 s.
     const local = typeCounts(slogPath('a-local-3'));
-    expect(exported.stdout).toMatch(new RegExp(`: deliveries ${local.get('deliver')}, syscalls ${local.get('syscall')}, cranks ${local.get('crank-start')}, vats \\d+ \\(csv, 1 slog\\)\\n$`));
+    const stalls = loopStalls(slogEntries(slogPath('a-local-3')), 1).length;
+    expect(stalls).toBeGreaterThan(0);
+    expect(exported.stdout).toMatch(
+      new RegExp(`: deliveries ${local.get('deliver')}, syscalls ${local.get('syscall')}, cranks ${local.get('crank-start')}, stalls ${stalls}, vats \\d+ \\(csv, 1 slog\\)\\n$`),
+    );
     const sql = 'SELECT source, count(*) AS deliveries, sum(computrons) AS computrons FROM deliveries GROUP BY source ORDER BY source';
     const text = await runInProcess(['query', sql, dir, slogPath('a-xs-3')]);
     expect(text.status).toBe(0);

@@ -186,6 +186,8 @@ const ORDER: Record<string, string> = {
   cranks: 'crankNum, startTime',
   blocks: 'height, again, abandoned, firstCrank',
   runs: 'height, again, run, phase, firstCrank',
+  snapshots: 'time, kind',
+  stalls: 'startTime',
   vats: 'vatID',
 };
 const asSqlite = (rows: Row[]): Row[] =>

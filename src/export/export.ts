@@ -8,6 +8,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { CrankSink } from '../model/assembler.js';
+import { STALL_SECONDS } from '../model/stalls.js';
+import type { SlogEntry } from '../scan/entry-types.js';
 import { RowExtractor } from './extract.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
@@ -17,8 +19,17 @@ import { parquetDataset, type ParquetOptions } from './writers/parquet.js';
 import { sqliteDataset } from './writers/sqlite.js';
 import type { DatasetWriter, ExportFormat } from './writers/writer.js';
 
-/** One streaming pass over a slog, handed in by the caller (run/export.ts's exportPass): `file` undefined reads stdin. */
-export type SlogPass = (file: string | undefined, sink: CrankSink, afterBatch: () => Promise<void> | void) => Promise<{ name: string }>;
+/**
+ * One streaming pass over a slog, handed in by the caller (run/export.ts's
+ * exportPass): `file` undefined reads stdin; `observe`, when given, sees
+ * every entry in slog order before the crank model (the stalls table).
+ */
+export type SlogPass = (
+  file: string | undefined,
+  sink: CrankSink,
+  afterBatch: () => Promise<void> | void,
+  observe?: (entry: SlogEntry) => void,
+) => Promise<{ name: string }>;
 
 export interface ExportRequest {
   /** The slogs; empty: standard input. */
@@ -34,6 +45,8 @@ export interface ExportRequest {
   /** Default: every table (tables/index.ts). */
   tables?: readonly AnyTableDef[];
   parquet?: ParquetOptions;
+  /** The stalls table's threshold: more than this many seconds between two consecutive entries (default STALL_SECONDS, 1). */
+  stallSeconds?: number;
 }
 
 export interface SourceSummary {
@@ -56,6 +69,8 @@ export interface Manifest {
   tables: string[];
   /** The sources it wrote: `--replace` removes these partitions and no others (target.ts). */
   sources: string[];
+  /** The stalls table's threshold it was written with, seconds (`--gap`). */
+  stallSeconds: number;
 }
 
 /**
@@ -99,6 +114,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
       const extractor = new RowExtractor({
         source,
         tables,
+        stallSeconds: request.stallSeconds,
         sink: (table) => {
           const write = writer.rows(table);
           const counter = { table: table.name, rows: 0 };
@@ -119,7 +135,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
         // A signal came: the pass ends here (its handler ends the process once the export's work has stopped).
         if (isStopping()) throw new ExportError('stopped', false);
       };
-      const run = await request.pass(inputs[i], extractor, afterBatch);
+      const run = await request.pass(inputs[i], extractor, afterBatch, extractor.observe);
       extractor.end();
       await writer.close();
       for (const c of counters) rows[c.table] = c.rows;
@@ -127,7 +143,13 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
     }
     await dataset.finish();
     if (request.format !== 'sqlite') {
-      const manifest: Manifest = { slogulate: '1', format: request.format, tables: tables.map((t) => t.name), sources: names };
+      const manifest: Manifest = {
+        slogulate: '1',
+        format: request.format,
+        tables: tables.map((t) => t.name),
+        sources: names,
+        stallSeconds: request.stallSeconds ?? STALL_SECONDS,
+      };
       writeFileSync(`${target.temp}/${MANIFEST}`, `${JSON.stringify(manifest, null, 2)}\n`);
     }
     target.commit();

@@ -10,7 +10,8 @@
  * the slog holds is lost. `stats` counts only those inside cranks.
  */
 import type { ExecutionSink } from '../model/executions.js';
-import type { Crank, SyscallPair } from '../model/crank.js';
+import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
+import { STALL_SECONDS } from '../model/stalls.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
 import type { AnyTableDef, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
@@ -34,11 +35,29 @@ export class RowExtractor implements ExecutionSink {
   /** A syscall outside cranks, waiting for its result. */
   private outsideSyscall: SyscallFacts | undefined;
 
-  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink }) {
-    this.ctx = { source: options.source, vats: new VatNames() };
+  /**
+   * What the pass's `observe` hook calls with every entry (the tables that
+   * see every entry: stalls); undefined when no table does, so that the
+   * pass makes no call per line for nothing.
+   */
+  readonly observe: ((entry: SlogEntry) => void) | undefined;
+
+  /** `stallSeconds`: the stalls table's threshold (default STALL_SECONDS). */
+  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; stallSeconds?: number }) {
+    this.ctx = { source: options.source, vats: new VatNames(), stallSeconds: options.stallSeconds ?? STALL_SECONDS };
     this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
     this.onDelivery = this.tables.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
     this.onSyscall = this.tables.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
+    const observers = this.tables.flatMap((t) => (t.observe ? [t.observe.bind(t)] : []));
+    const [only] = observers;
+    this.observe =
+      observers.length === 0
+        ? undefined
+        : observers.length === 1 && only
+          ? only
+          : (entry) => {
+              for (const observe of observers) observe(entry);
+            };
   }
 
   entry(entry: SlogEntry, line: number): void {
@@ -97,6 +116,7 @@ export class RowExtractor implements ExecutionSink {
     const crankNum = crank.crankNum;
     const crankVat = crank.vatID ?? null;
     const deliveries: DeliveryFacts[] = [];
+    const times = new LiveDeliveryTimes(crank.deliveryTimes);
     // A crank the slog begins inside may have its deliver-result and not its deliver.
     let current: DeliveryFacts | undefined = this.headlessDelivery(crank, crankNum, crankVat, abandoned);
     for (const item of crank.items) {
@@ -115,6 +135,7 @@ export class RowExtractor implements ExecutionSink {
         case 'deliver-result':
           if (current) {
             current.result = entry as DeliverResultEntry;
+            current.times = times.of(current);
             this.emitDelivery(current);
             current = undefined;
           }
@@ -163,7 +184,7 @@ export class RowExtractor implements ExecutionSink {
   ): DeliveryFacts {
     const id = this.nextDeliveryId;
     this.nextDeliveryId += 1;
-    return { id, crankNum, crank, vatID, deliver, abandoned, syscallSeconds: 0, syscallCount: 0 };
+    return { id, crankNum, crank, vatID, deliver, abandoned, syscallSeconds: 0, syscallCount: 0, times: undefined };
   }
 
   private countSyscall(delivery: DeliveryFacts, pair: SyscallPair): void {
@@ -192,5 +213,31 @@ export class RowExtractor implements ExecutionSink {
     this.outsideSyscall = undefined;
     if (syscall.delivery) this.countSyscall(syscall.delivery, syscall.pair);
     this.emitSyscall(syscall);
+  }
+}
+
+/**
+ * A crank's DeliveryTimes handed to its deliveries in order: the time
+ * split makes one for each live deliver that gets its live deliver-result,
+ * in slog order, as the extractor pairs them. A delivery takes the next
+ * one when it is live and its deliver and result say the same vat and
+ * delivery number as the times do; otherwise it has none (and the times
+ * wait for the next delivery).
+ */
+class LiveDeliveryTimes {
+  private next = 0;
+
+  constructor(private readonly list: readonly DeliveryTimes[]) {}
+
+  /** The times of `delivery`, which just got its result. */
+  of(delivery: DeliveryFacts): DeliveryTimes | undefined {
+    const { deliver, result } = delivery;
+    if (!deliver || deliver.replay === true || result?.replay === true) return undefined;
+    const times = this.list[this.next];
+    if (!times) return undefined;
+    if (times.deliveryNum !== undefined && deliver.deliveryNum !== undefined && times.deliveryNum !== deliver.deliveryNum) return undefined;
+    if (times.vatID !== undefined && deliver.vatID !== undefined && times.vatID !== deliver.vatID) return undefined;
+    this.next += 1;
+    return times;
   }
 }

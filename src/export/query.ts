@@ -35,6 +35,8 @@ export interface QueryRequest {
   write: (text: string) => void;
   drained: () => Promise<void>;
   tables?: readonly AnyTableDef[];
+  /** The stalls table's threshold for slogs exported on the fly (default STALL_SECONDS, 1). */
+  stallSeconds?: number;
   /** The text table's rows held in memory before they go to a file (query-format.ts's HOLD_CHARS); for tests. */
   textHoldChars?: number;
 }
@@ -193,7 +195,7 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
       if (slogs.length > 0 || request.inputs.length === 0) {
         // CSV: DuckDB reads it as fast as it would convert it to Parquet, and this query reads it once.
         const exported = join(scratch, 'tables');
-        await exportSlogs({ inputs: slogs, to: exported, format: 'csv', pass: request.pass, tables });
+        await exportSlogs({ inputs: slogs, to: exported, format: 'csv', pass: request.pass, tables, stallSeconds: request.stallSeconds });
         folders.push(exported);
       }
       await createViews(con, folders, tables);

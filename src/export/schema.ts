@@ -5,10 +5,11 @@
  *
  * Each table is one file under `tables/`; `tables/index.ts` lists them in
  * the order they are written. A table's rows come from the hooks of its
- * `TableRows` (see extract.ts): entries outside cranks, whole cranks, and
- * the deliveries and syscalls the extractor pairs up once for every table.
+ * `TableRows` (see extract.ts): every entry as the pass reads it (stalls),
+ * entries outside cranks, whole cranks, and the deliveries and syscalls
+ * the extractor pairs up once for every table.
  */
-import type { Crank, SyscallPair } from '../model/crank.js';
+import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
 import type { VatNames } from '../model/vats.js';
 
@@ -40,6 +41,8 @@ export interface ExportContext {
   readonly source: string;
   /** Vat names learned so far (create-vat, create-vat crank messages). */
   readonly vats: VatNames;
+  /** More than this many seconds between two consecutive entries is a stall (the `stalls` table; STALL_SECONDS unless told). */
+  readonly stallSeconds: number;
 }
 
 /** A delivery (a `deliver` entry and its `deliver-result`), with the syscalls made between them. */
@@ -63,6 +66,12 @@ export interface DeliveryFacts {
   /** Sum of its answered syscalls' times, seconds. */
   syscallSeconds: number;
   syscallCount: number;
+  /**
+   * Its times as the crank's time split has them (crank.deliveryTimes,
+   * docs/time-split.md): a live delivery that got its live result; else
+   * undefined (a replay, no result, no deliver entry).
+   */
+  times: DeliveryTimes | undefined;
 }
 
 /** A syscall and its result, with the delivery it was made in (if any). */
@@ -76,6 +85,8 @@ export interface SyscallFacts {
 
 /** A table's row maker for one pass: any of the hooks, each called in slog order. */
 export interface TableRows {
+  /** Every entry of the slog, in order, before the crank model sees it (the pass's `observe` hook): stalls are found there. */
+  observe?(entry: SlogEntry): void;
   /** An entry outside cranks (after the vat names saw it): the chain's blocks and runs are there. */
   entry?(entry: SlogEntry, line: number): void;
   /** A crank's delivery, once its deliver-result (or the crank's end) came. */

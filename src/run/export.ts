@@ -11,8 +11,8 @@ import { settingsFrom, type PassSettings } from './pass-settings.js';
 
 /** The pass for each input slog, all reading as `settings` say (default: the switches', read once here). */
 export function exportPass(onBadLine?: (bad: BadLineReport) => void, settings: PassSettings = settingsFrom()): SlogPass {
-  return async (file, sink, afterBatch) => {
-    const run = await analysisPass({ inputs: file === undefined ? [] : [file], onBadLine, afterBatch, settings }, EXPORT_READS, sink);
+  return async (file, sink, afterBatch, observe) => {
+    const run = await analysisPass({ inputs: file === undefined ? [] : [file], onBadLine, afterBatch, settings }, EXPORT_READS, sink, observe);
     return { name: run.name };
   };
 }

@@ -1,9 +1,10 @@
 /**
  * `slogulate export [files...] --to DIR`: the slogs' tables (deliveries,
- * syscalls, cranks, blocks, runs, vats) as a Parquet or CSV dataset, or one SQLite file.
+ * syscalls, cranks, blocks, runs, snapshots, stalls, vats) as a Parquet or
+ * CSV dataset, or one SQLite file.
  * The work is in src/export/.
  */
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exportSlogs, type ExportSummary, type SlogPass } from '../../export/export.js';
 import { ExportError, isStopping, stopUnfinished, TargetWriteError } from '../../export/target.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/writers/writer.js';
@@ -14,6 +15,7 @@ import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
 import { commandSettings } from '../../run/pass-settings.js';
+import { STALL_SECONDS } from '../../model/stalls.js';
 
 interface ExportCliOptions {
   to: string;
@@ -21,12 +23,27 @@ interface ExportCliOptions {
   replace?: boolean;
   sourcePrefix?: string;
   quiet?: boolean;
+  gap: number;
+}
+
+/** `--gap SECONDS`: a number of seconds above 0 (`0.5`, `2`). */
+export function parseGapSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  return seconds;
+}
+
+/** `--gap SECONDS`: the stalls table's threshold (as `stats --gap`); `note` is added to its help. */
+export function gapOption(note = ''): Option {
+  return new Option('--gap <seconds>', `the stalls table: more than this many seconds between two consecutive entries is a stall${note}`)
+    .argParser(parseGapSeconds)
+    .default(STALL_SECONDS);
 }
 
 /** The export's pass on the command line, one for the whole command: bad lines reported, a pass that cannot go on as one line. */
 export function cliExportPass(): SlogPass {
   const pass = exportPass(reportBadLine, commandSettings());
-  return (file, sink, afterBatch) => passOrFail(pass(file, sink, afterBatch));
+  return (file, sink, afterBatch, observe) => passOrFail(pass(file, sink, afterBatch, observe));
 }
 
 /**
@@ -78,14 +95,19 @@ export function register(program: Command): Command {
     .addOption(new Option('--format <format>', 'what to write').choices([...EXPORT_FORMATS]).default('parquet'))
     .option('--replace', 'replace an earlier export at --to (only a slogulate export, or a SQLite file)')
     .option('--source-prefix <prefix>', 'put before every source name (say a node\'s name, to merge exports of several nodes)')
+    .addOption(gapOption())
     .option('-q, --quiet', 'print nothing when done');
   cmd.addHelpText(
     'after',
     `
 Each table is a folder of the dataset, one sub-folder per input slog
 (hive partitioning): DIR/deliveries/source=chain.slog/part-0.parquet.
+Tables: deliveries, syscalls, cranks (with where each crank's time went:
+page-in, vat, syscalls, pipe, snapshot, kernel), blocks, runs, snapshots
+(heap snapshots saved and loaded), stalls (gaps over --gap seconds), vats.
 With --format sqlite, --to names one database file (tables delivery,
-syscall, crank, block, run, vat, and views named as above). See docs/export.md.
+syscall, crank, block, run, snapshot, stall, vat, and views named as
+above). The columns: docs/export.md.
 Examples:
   slogulate export chain.slog --to chain-tables
   slogulate export node1/*.slog.gz --to fleet --source-prefix node1-
@@ -102,6 +124,7 @@ Examples:
         replace: opts.replace,
         sourcePrefix: opts.sourcePrefix,
         pass: cliExportPass(),
+        stallSeconds: opts.gap,
       });
     } catch (err) {
       throw await cliError(err);

@@ -5,13 +5,32 @@
 import { Option, type Command } from 'commander';
 import { QUERY_FORMATS, type QueryFormat } from '../../export/query-format.js';
 import { runQuery } from '../../export/query.js';
+import type { AnyTableDef } from '../../export/schema.js';
+import { TABLES } from '../../export/tables/index.js';
 import { EXIT_OK } from '../errors.js';
 import { openOutput } from '../output-file.js';
-import { cleanUpOnSignal, cliError, cliExportPass } from './export.js';
+import { cleanUpOnSignal, cliError, cliExportPass, gapOption } from './export.js';
 import { SUMMARIES } from './summaries.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
+  gap: number;
+}
+
+/** `  cranks: crankNum blockNum ...`, wrapped at 78 characters under the table's name. */
+function columnLines(table: AnyTableDef): string {
+  const head = `  ${table.name}:`;
+  const lines: string[] = [];
+  let line = head;
+  for (const c of table.columns) {
+    if (line.length + 1 + c.name.length > 78) {
+      lines.push(line);
+      line = ' '.repeat(head.length);
+    }
+    line += ` ${c.name}`;
+  }
+  lines.push(line);
+  return lines.join('\n');
 }
 
 export function register(program: Command): Command {
@@ -20,12 +39,15 @@ export function register(program: Command): Command {
     .description(SUMMARIES.query)
     .argument('<sql>', 'the SQL; each table is a view named after it')
     .argument('[inputs...]', 'slogs (files, or folders of slog files: each exported on the fly as one slog) and export folders; none reads a slog on stdin')
-    .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'));
+    .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'))
+    .addOption(gapOption(' (for the slogs read here: an export folder has the stalls it was exported with)'));
   cmd.addHelpText(
     'after',
     `
-The tables and their columns: docs/export.md. Every view has a source
-column: the input slog's file name.
+The tables (views) and their columns:
+${TABLES.map(columnLines).join('\n')}
+Every view has a source column: the input slog's file name (or its
+source= partition). What each column holds: docs/export.md.
 Examples:
   slogulate query 'SELECT vatID, count(*) FROM deliveries GROUP BY ALL ORDER BY 2 DESC' chain.slog
   slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv`,
@@ -39,6 +61,7 @@ Examples:
         inputs,
         format: opts.format,
         pass: cliExportPass(),
+        stallSeconds: opts.gap,
         write: (text) => out.write(text),
         drained: () => out.drained(),
       });

@@ -34,6 +34,9 @@ export interface DeliveryRow {
   localMicros: number | null;
   syscallMicros: number;
   syscallCount: number;
+  workerMicros: number | null;
+  pipeMicros: number | null;
+  gcMicros: number | null;
   replay: boolean;
   abandoned: boolean;
 }
@@ -57,10 +60,13 @@ export const deliveries: TableDef<DeliveryRow> = {
     { name: 'computrons', type: 'BIGINT', nullable: true, doc: 'dr[2].compute: the XS worker\'s computrons; null where the worker reports none', mezzanine: 'delivery.computrons' },
     { name: 'startTime', type: 'DOUBLE', nullable: true, doc: 'the deliver entry\'s time: seconds since the epoch; null when the slog begins after it (inside its crank)' },
     { name: 'endTime', type: 'DOUBLE', nullable: true, doc: 'the deliver-result\'s time; null without a result' },
-    { name: 'totalMicros', type: 'BIGINT', nullable: true, doc: 'endTime - startTime, whole µs', mezzanine: 'delivery.time (seconds)' },
-    { name: 'localMicros', type: 'BIGINT', nullable: true, doc: 'totalMicros less the time in syscalls, whole µs' },
+    { name: 'totalMicros', type: 'BIGINT', nullable: true, doc: 'endTime - startTime, whole µs (a live delivery with its result: each time rounded to µs first, then subtracted, as the time split does)', mezzanine: 'delivery.time (seconds)' },
+    { name: 'localMicros', type: 'BIGINT', nullable: true, doc: 'totalMicros less syscallMicros' },
     { name: 'syscallMicros', type: 'BIGINT', nullable: false, doc: 'time in its syscalls (each result\'s time - its syscall\'s), whole µs' },
     { name: 'syscallCount', type: 'BIGINT', nullable: false, doc: 'how many syscalls it made' },
+    { name: 'workerMicros', type: 'BIGINT', nullable: true, doc: 'the vat part: time in the worker running vat code, by the XS worker\'s own clock (dr[2].timestamps); a local worker: totalMicros - syscallMicros. Null for a replay, a delivery without its deliver or its result or outside cranks, and where the worker\'s list is unusable (over 49 syscalls and consoles, cut short, damaged)' },
+    { name: 'pipeMicros', type: 'BIGINT', nullable: true, doc: 'messages between kernel and worker: deliver to the worker\'s receipt, each syscall\'s trip both ways, the worker\'s result to deliver-result (0 for a local worker); null with workerMicros. workerMicros + pipeMicros + syscallMicros = totalMicros' },
+    { name: 'gcMicros', type: 'BIGINT', nullable: true, doc: 'a bringOutYourDead delivery\'s garbage collection: the worker\'s receipt to its first syscall or console (or its result); a local worker: deliver to its first syscall (or deliver-result). Null for any other kind, and where unknown' },
     { name: 'replay', type: 'BOOLEAN', nullable: false, doc: 'the entry\'s `replay` flag: a delivery replayed to page a vat in' },
     { name: 'abandoned', type: 'BOOLEAN', nullable: false, doc: 'its crank ran, was not committed, and ran again after a restart: the later run is the one that counts (`stats` counts only that; filter with `NOT abandoned`)' },
   ],
@@ -68,10 +74,13 @@ export const deliveries: TableDef<DeliveryRow> = {
   rows(ctx, emit) {
     return {
       delivery(d) {
-        const { deliver, result } = d;
+        const { deliver, result, times } = d;
         const start = numberOrNull(deliver?.time);
         const end = result ? numberOrNull(result.time) : null;
         const total = start !== null && end !== null ? end - start : NaN;
+        // The time split's whole µs where it has the delivery (the parts add up to its total exactly).
+        const totalMicros = times ? times.micros : micros(total);
+        const syscallMicros = times ? times.syscallMicros : (micros(d.syscallSeconds) ?? 0);
         emit({
           deliveryId: d.id,
           crankNum: d.crankNum,
@@ -87,10 +96,13 @@ export const deliveries: TableDef<DeliveryRow> = {
           computrons: computronsOf(result),
           startTime: start,
           endTime: end,
-          totalMicros: micros(total),
-          localMicros: micros(total - d.syscallSeconds),
-          syscallMicros: micros(d.syscallSeconds) ?? 0,
+          totalMicros,
+          localMicros: times ? times.micros - times.syscallMicros : micros(total - d.syscallSeconds),
+          syscallMicros,
           syscallCount: d.syscallCount,
+          workerMicros: times?.workerMicros ?? null,
+          pipeMicros: times?.pipeMicros ?? null,
+          gcMicros: times?.gcMicros ?? null,
           replay: (deliver ?? result)?.replay === true,
           abandoned: d.abandoned,
         });
