@@ -6,6 +6,7 @@ import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } 
 import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/common/selection.js';
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
 import { CliError, EXIT_USAGE } from './errors.js';
+import { STALL_SECONDS } from '../model/stalls.js';
 
 export function parseNonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
@@ -99,4 +100,16 @@ export function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
       throw err;
     }
   });
+}
+
+/** `--gap SECONDS`: a number of seconds above 0. */
+export function parseGapSeconds(value: string): number {
+  const seconds = Number(value);
+  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
+  return seconds;
+}
+
+/** `--gap SECONDS`, the stalls' threshold, the same for `stats`, `export` and `query`; `note` is added to its help. */
+export function gapOption(note = ''): Option {
+  return new Option('--gap <seconds>', `a stall is more than this many seconds between two consecutive entries${note}`).argParser(parseGapSeconds).default(STALL_SECONDS);
 }

@@ -15,7 +15,7 @@ import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
 import { commandSettings } from '../../run/pass-settings.js';
-import { STALL_SECONDS } from '../../model/stalls.js';
+import { gapOption } from '../common-options.js';
 
 interface ExportCliOptions {
   to: string;
@@ -24,20 +24,6 @@ interface ExportCliOptions {
   sourcePrefix?: string;
   quiet?: boolean;
   gap: number;
-}
-
-/** `--gap SECONDS`: a number of seconds above 0 (`0.5`, `2`). */
-export function parseGapSeconds(value: string): number {
-  const seconds = Number(value);
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
-  return seconds;
-}
-
-/** `--gap SECONDS`: the stalls table's threshold (as `stats --gap`); `note` is added to its help. */
-export function gapOption(note = ''): Option {
-  return new Option('--gap <seconds>', `the stalls table: more than this many seconds between two consecutive entries is a stall${note}`)
-    .argParser(parseGapSeconds)
-    .default(STALL_SECONDS);
 }
 
 /** The export's pass on the command line, one for the whole command: bad lines reported, a pass that cannot go on as one line. */

@@ -9,7 +9,8 @@ import type { AnyTableDef } from '../../export/schema.js';
 import { TABLES } from '../../export/tables/index.js';
 import { EXIT_OK } from '../errors.js';
 import { openOutput } from '../output-file.js';
-import { cleanUpOnSignal, cliError, cliExportPass, gapOption } from './export.js';
+import { cleanUpOnSignal, cliError, cliExportPass } from './export.js';
+import { gapOption } from '../common-options.js';
 import { SUMMARIES } from './summaries.js';
 
 interface QueryCliOptions {

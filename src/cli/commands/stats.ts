@@ -4,10 +4,9 @@
  * (parts, page-ins, heap snapshots, GC, stalls of more than `--gap`
  * seconds); text, markdown or JSON.
  */
-import { InvalidArgumentError, Option, type Command } from 'commander';
-import { STALL_SECONDS } from '../../model/stalls.js';
+import { Option, type Command } from 'commander';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats/stats.js';
-import { annotationOptions, annotationsFrom, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
+import { annotationOptions, annotationsFrom, gapOption, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { statsOf } from '../../run/analyses.js';
@@ -28,13 +27,6 @@ interface StatsCliOptions {
   gap: number;
 }
 
-/** `--gap SECONDS`: a number of seconds above 0. */
-function parseGap(value: string): number {
-  const seconds = Number(value);
-  if (value.trim() === '' || !Number.isFinite(seconds) || seconds <= 0) throw new InvalidArgumentError('expected a number of seconds above 0');
-  return seconds;
-}
-
 export function register(program: Command): Command {
   const cmd = program
     .command('stats')
@@ -42,7 +34,7 @@ export function register(program: Command): Command {
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'))
-    .addOption(new Option('--gap <seconds>', 'a stall is more than this many seconds between two entries').argParser(parseGap).default(STALL_SECONDS));
+    .addOption(gapOption());
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   for (const opt of outputOptions()) cmd.addOption(opt);
