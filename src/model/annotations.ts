@@ -34,7 +34,7 @@ export function emptyAnnotations(): Annotations {
   return { vatNames: new Map(), crankLabels: new Map(), kernelRefs: new Map(), vatRefs: new Map() };
 }
 
-const KNOWN_KEYS = new Set(['comment', 'bigWidth', 'vatNames', 'crankLabels', 'kernelRefs', 'vatRefs']);
+const KNOWN_KEYS = new Set(['comment', 'bigWidth', 'vatNames', 'crankLabels', 'kernelRefs', 'vatRefs', 'writtenBy']);
 const VAT_ID = /^v\d+$/;
 const KREF = /^k[opd]\d+$/;
 const VREF = /^[opd][+-]/;
@@ -69,6 +69,8 @@ export function parseAnnotations(json: unknown, file: string): Annotations {
       throw new AnnotationError(file, key, `unknown key (expected one of ${[...KNOWN_KEYS].join(', ')})`);
     }
   }
+  // `writtenBy`: the mark of the file `slogulate annotate` wrote (analyses/flow/annotation-mark.ts), no names.
+  if (json.writtenBy !== undefined && !isPlainObject(json.writtenBy)) throw new AnnotationError(file, 'writtenBy', 'expected an object');
   if (json.comment !== undefined) {
     if (typeof json.comment !== 'string') throw new AnnotationError(file, 'comment', 'expected a string');
     result.comment = json.comment;
