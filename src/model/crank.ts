@@ -174,7 +174,14 @@ export function isReplay(item: CrankItem): boolean {
   return item.kind === 'syscall' ? item.replay : (item.entry as { replay?: unknown }).replay === true;
 }
 
-/** A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that reads syscalls' `name`. */
+/**
+ * A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that
+ * reads syscalls' `name`: the kernel-space name, as ksc[0] gives it. A device
+ * call is `invoke` also when replayed (a replay has only the vat-space
+ * `callNow`) or written by an older kernel (`callNow`), as the render's
+ * kernel space prints it (syscall-call.ts, printedName).
+ */
 export function syscallName(pair: SyscallPair): string {
-  return pair.call.name ?? 'unknown';
+  const name = pair.call.name ?? 'unknown';
+  return name === 'callNow' ? 'invoke' : name;
 }
