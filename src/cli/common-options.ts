@@ -7,14 +7,21 @@ import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/com
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
 import { CliError, EXIT_USAGE } from './errors.js';
 
+/** A number JavaScript holds exactly (at most 2^53 - 1): a larger one would be read as another. */
+function exactly(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${value} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  return n;
+}
+
 export function parseNonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
+  return exactly(value);
 }
 
 export function parsePositiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number above 0');
-  return Number(value);
+  return exactly(value);
 }
 
 /** Why two annotation files are refused, rather than one silently winning over the other. */
