@@ -5,7 +5,7 @@ import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
 import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/common/selection.js';
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { CliError, EXIT_USAGE, helpPointer } from './errors.js';
 
 /** A number JavaScript holds exactly (at most 2^53 - 1): a larger one would be read as another. */
 function exactly(value: string): number {
@@ -96,13 +96,14 @@ export function noCranksWarning(slog: string, spec: SelectionSpec, selection: st
   return selecting ? `${slog}: no cranks match ${selection}` : `${slog}: holds no cranks`;
 }
 
-/** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
+/** Parses every --fail-on before any slog is read: a bad one is a one-line usage error giving the grammar's form; `compare --help` has all of it. */
 export function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
+  const form = THRESHOLD_GRAMMAR.split('\n')[0] as string;
   return (exprs ?? []).map((text) => {
     try {
       return parseThreshold(text);
     } catch (err) {
-      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}; ${form} ${helpPointer('compare')}`, EXIT_USAGE);
       throw err;
     }
   });

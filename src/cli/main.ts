@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
-import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE, helpPointer, warn } from './errors.js';
+import { fitHelp, HELP_WIDTH } from './help-width.js';
 import { discardPendingOutputs } from './output-file.js';
 import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
@@ -35,11 +36,29 @@ function packageVersion(): string {
   }
 }
 
-/** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
-function usageError(message: string, write: (s: string) => void): void {
-  // One line, commander's suggestion (`(Did you mean --blocks?)`) included.
-  const text = message.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  write(`slogulate: ${text} (see slogulate --help)\n`);
+/**
+ * Commander's errors as one line, its suggestion written as ours are, then
+ * where help is: `slogulate: unknown option '--blokcs' (did you mean
+ * --blocks?) (see slogulate stats --help)`, naming the command the error is
+ * about (none: the render's, the root's).
+ */
+function usageError(command: string | undefined): (message: string, write: (s: string) => void) => void {
+  return (message, write) => {
+    const text = message
+      .trim()
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/\(Did you mean/g, '(did you mean');
+    write(`slogulate: ${text} ${helpPointer(command)}\n`);
+  };
+}
+
+/** Every command's help fits 80 columns (help-width.ts); its errors are one line. */
+function configureCommand(cmd: Command, name: string | undefined): void {
+  cmd
+    .exitOverride()
+    .configureHelp({ helpWidth: HELP_WIDTH })
+    .configureOutput({ outputError: usageError(name), writeOut: (text) => process.stdout.write(fitHelp(text)) });
 }
 
 /**
@@ -56,8 +75,7 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     // Options after a subcommand's name belong to the subcommand, even where
     // the render (the root command) has one of the same name (--annotations, -o).
     .enablePositionalOptions()
-    .exitOverride()
-    .configureOutput({ outputError: usageError });
+  configureCommand(program, undefined);
   addRenderOptions(program);
   const requested = requestedSubcommand(
     options.args ?? [],
@@ -87,19 +105,18 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
               // Only the requested subcommand is loaded: running another one is a bug, never a silent success.
               throw new Error(`subcommand ${sub.name} was not loaded`);
             });
-    cmd.exitOverride().configureOutput({ outputError: usageError });
+    configureCommand(cmd, sub.name);
   }
   // `slogulate help [command]` (commander adds none to a command that has an action of its own).
-  program
+  const help = program
     .command('help')
     .description('show the help of slogulate or of a command')
     .addArgument(new Argument('[command]', 'a command').choices(SUBCOMMANDS.map((c) => c.name)))
-    .exitOverride()
-    .configureOutput({ outputError: usageError })
     .action((name: string | undefined) => {
       const cmd = name === undefined ? program : program.commands.find((c) => c.name() === name);
       cmd?.outputHelp();
     });
+  configureCommand(help, undefined);
   // After the subcommands were added (they would inherit it): the render's operands are checked in preAction.
   program.allowExcessArguments(true);
   return program;

@@ -117,7 +117,8 @@ export function loadAnnotations(file: string): Annotations {
     // A byte-order mark (editors on Windows write one) is not part of the JSON.
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new AnnotationError(file, '', `not valid JSON (${(err as Error).message})`);
+    // One line: JSON.parse's message may quote the text, line ends and all.
+    throw new AnnotationError(file, '', `not valid JSON (${(err as Error).message.replace(/\r?\n/g, '\\n')})`);
   }
   return parseAnnotations(json, file);
 }
