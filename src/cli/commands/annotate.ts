@@ -16,7 +16,7 @@ import { annotationFile, AutoNames } from '../../analyses/flow/auto-names.js';
 import { VatNames } from '../../model/vats.js';
 import { annotationsFrom } from '../common-options.js';
 import { CliError, EXIT_OK, EXIT_USAGE } from '../errors.js';
-import { openOutput, outputOptions } from '../output-file.js';
+import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import type { Output } from '../output.js';
 import { krefModelOf } from '../../run/analyses.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
@@ -72,6 +72,7 @@ export async function annotateCommand(files: string[], opts: AnnotateOptions): P
   const json = annotationFile(new AutoNames(model, reader.vats), merge);
   out.write(markedAnnotationText(json));
   await out.close();
+  sayWritten(opts.out, `${Object.keys(json.kernelRefs).length} kref names`);
   return EXIT_OK;
 }
 
