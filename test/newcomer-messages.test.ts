@@ -74,7 +74,7 @@ describe('help fits 80 columns', () => {
 describe('query --help lists every table and column, from their declarations', () => {
   it('each table with its columns', async () => {
     const r = await runMain(['query', '--help']);
-    const help = r.stdout.replace(/\n\s+/g, ' ');
+    const help = r.stdout.replace(/\n {4,}/g, ' ');
     expect(TABLES.length).toBeGreaterThan(5);
     for (const table of TABLES) {
       const listed = new RegExp(`\\b${table.name}: ([^\\n]*)`).exec(help)?.[1] ?? '';

@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import { QUERY_FORMATS, type QueryFormat } from '../../export/query-format.js';
 import { runQuery } from '../../export/query.js';
+import { TABLES } from '../../export/tables/index.js';
 import { EXIT_OK } from '../errors.js';
 import { openOutput } from '../output-file.js';
 import { cleanUpOnSignal, cliError, cliExportPass } from './export.js';
@@ -24,8 +25,7 @@ export function register(program: Command): Command {
   cmd.addHelpText(
     'after',
     `
-The tables and their columns: docs/export.md. Every view has a source
-column: the input slog's file name.
+${tablesHelp()}
 Examples:
   slogulate query 'SELECT vatID, count(*) FROM deliveries GROUP BY ALL ORDER BY 2 DESC' chain.slog
   slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv`,
@@ -49,4 +49,10 @@ Examples:
     process.exitCode = EXIT_OK;
   });
   return cmd;
+}
+
+/** The tables and their columns, from their declarations (export/tables/): the help cannot name a column the export lacks. */
+function tablesHelp(): string {
+  const lines = TABLES.map((t) => `  ${t.name}: ${t.columns.map((c) => c.name).join(', ')}`);
+  return ['Tables (each a view named after it; every one also has a source column, the', "input slog's file name):", ...lines].join('\n');
 }
