@@ -11,7 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { TABLES } from '../src/export/tables/index.js';
 import { BIN, runCli, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
@@ -114,6 +114,7 @@ describe('a bare slogulate at a terminal', () => {
     const child = spawn('script', ['-qec', `'${process.execPath}' '${BIN}'`, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let seen = '';
     const done = new Promise<number | null>((resolve) => child.on('close', resolve));
+    onTestFinished(() => void child.kill('SIGKILL'));
     child.stdout.on('data', (c: Buffer) => {
       seen += c.toString('utf8');
       // The notice, then end of input (Ctrl-D at the start of a line).
