@@ -176,12 +176,12 @@ export function isReplay(item: CrankItem): boolean {
 
 /**
  * A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that
- * reads syscalls' `name`: the kernel-space name, as ksc[0] gives it. A device
- * call is `invoke` also when replayed (a replay has only the vat-space
- * `callNow`) or written by an older kernel (`callNow`), as the render's
- * kernel space prints it (syscall-call.ts, printedName).
+ * reads syscalls' `name`: the kernel-space name, as ksc[0] gives it (an
+ * older kernel's own `callNow` kept). A replay has only the vat-space name:
+ * its device call, `callNow` there, is named as the kernel names a live one
+ * today, `invoke` (the render's kernel space, syscall-call.ts printedName).
  */
 export function syscallName(pair: SyscallPair): string {
   const name = pair.call.name ?? 'unknown';
-  return name === 'callNow' ? 'invoke' : name;
+  return pair.replay && name === 'callNow' ? 'invoke' : name;
 }
