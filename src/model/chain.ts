@@ -312,7 +312,7 @@ export class ChainTracker {
   /** The ref of a block the slog starts inside, from its runs' `blockHeight`: no opener, so no ChainBlock. */
   private partialBlock(height: number): BlockRef {
     if (height > this.maxHeight) this.maxHeight = height;
-    return { height, again: this.kernelStarts > 1 && height <= this.ranBefore, bootstrap: false };
+    return { height, again: this.kernelStarts > 1 && height <= this.ranBefore, bootstrap: false, partial: true };
   }
 
   /** The block's runs are over (its -finish seen: seconds and elapsed from `startTime`). */
