@@ -108,10 +108,10 @@ describe('what was written, on stderr', () => {
 });
 
 describe('a bare slogulate at a terminal', () => {
-  it('says on stderr that it reads the slog from stdin, then reads it (Ctrl-D: an empty slog)', async () => {
+  it.each([['slogulate', '', '// end of slog'], ['slogulate stats', 'stats', 'Totals:']])('%s: says on stderr that it reads the slog from stdin, then reads it (Ctrl-D: an empty slog)', async (_what, command, shown) => {
     const probe = spawnSync('script', ['--version']);
     if (probe.error || probe.status !== 0) throw new Error('`script` (util-linux) is not installed here: this test runs the CLI on a pseudo-terminal with it (on Debian: apt-get install bsdutils)');
-    const child = spawn('script', ['-qec', `'${process.execPath}' '${BIN}'`, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qec', `'${process.execPath}' '${BIN}' ${command}`, '/dev/null'], { env: { ...process.env, NO_COLOR: '1' }, stdio: ['pipe', 'pipe', 'pipe'] });
     let seen = '';
     const done = new Promise<number | null>((resolve) => child.on('close', resolve));
     onTestFinished(() => void child.kill('SIGKILL'));
@@ -122,7 +122,7 @@ describe('a bare slogulate at a terminal', () => {
     });
     expect(await done).toBe(0);
     expect(seen).toMatch(/^slogulate: reading the slog from stdin \(a terminal\)[^\n]*Ctrl-D[^\n]*\r?\n/);
-    expect(seen).toContain('// end of slog');
+    expect(seen).toContain(shown);
   }, 30_000);
 
   it('says nothing when stdin is not a terminal', async () => {

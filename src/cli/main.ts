@@ -12,6 +12,7 @@ import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
 import { applyRootOptions, operandWords, requestedSubcommand } from './root-options.js';
+import { noteStdinTerminal } from './terminal.js';
 import { checkRenderOperands } from './unknown-command.js';
 
 const EXAMPLES = `
@@ -25,6 +26,8 @@ Examples:
 
 /** Every command's name, for suggestions. */
 const COMMAND_NAMES = [...SUBCOMMANDS.map((c) => c.name), 'help'];
+/** The commands whose operands are only the slog's files: none (or `-`) reads stdin. */
+const STDIN_COMMANDS = new Set(['top', 'stats', 'annotate', 'flow', 'trace', 'blocks', 'runs', 'export']);
 
 /** The version in package.json (beside dist/ and src/). */
 function packageVersion(): string {
@@ -90,6 +93,8 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     if (actionCommand !== root) applyRootOptions(root, actionCommand);
     // `slogulate stat f`: a mistyped subcommand, not two slogs.
     else checkRenderOperands(root.args, COMMAND_NAMES);
+    // A command whose operands are the slog's files, reading stdin at a terminal, says so.
+    if (actionCommand === root || STDIN_COMMANDS.has(actionCommand.name())) noteStdinTerminal(actionCommand.args);
   });
   program.action(async (files: string[], opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(files, opts);

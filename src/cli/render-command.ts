@@ -10,7 +10,7 @@ import { openOutput, outputOptions } from './output-file.js';
 import { renderSlog } from '../run/render.js';
 import { passOrFail, reportBadLine } from './slog-pass.js';
 import { commandSettings } from '../run/pass-settings.js';
-import { noteStdinTerminal, terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
+import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
 
 export interface RenderCliOptions extends TerminalCliOptions {
@@ -80,7 +80,6 @@ export function renderOptionsFrom(opts: RenderCliOptions): RenderOptions {
 export async function renderCommand(files: string[], opts: RenderCliOptions): Promise<number> {
   if (opts.watch) return watchRender(files, opts, (out) => renderCommand(files, { ...opts, watch: false, out }));
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
-  noteStdinTerminal(files);
   try {
     return await render(files, opts, out);
   } catch (err) {

@@ -15,7 +15,8 @@ import { startProgress, type ProgressBar } from './progress.js';
 
 /**
  * A slog read from stdin when stdin is a terminal: without a word, a bare
- * `slogulate` would seem to hang. One line on stderr says what it waits for.
+ * `slogulate` (or `slogulate stats`) would seem to hang. One line on stderr
+ * says what it waits for (main.ts, before the command runs).
  */
 export function noteStdinTerminal(files: readonly string[], stdin: { isTTY?: boolean } = process.stdin): void {
   if (stdin.isTTY !== true || !(files.length === 0 || files.includes('-'))) return;
