@@ -4,7 +4,7 @@
  * the file is one the renderer accepts, renders every kref by name, is the
  * same every time, and `--merge` keeps every name it is given.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -172,5 +172,75 @@ describe('annotate on real slogs whose vats have no names', () => {
     for (const [kref, name] of record) if (kref.startsWith('ko')) expect(names[kref], kref).toBe(`${name}.root`);
     // No root is named by a bare vat ID when the record names its vat.
     expect(Object.values(names).filter((n) => /^v\d+\.root/.test(n) && n.startsWith('v1.'))).toEqual([]);
+  });
+});
+
+describe('annotate -o: an annotation file updated in place (issue 29, item 8)', () => {
+  const slog = slogPath('a-local-3');
+  const run = (args: string[]): ReturnType<typeof runInProcess> => runInProcess(['annotate', ...args, slog]);
+  const leftovers = (): string[] => readdirSync(tmp).filter((f) => f.endsWith('.tmp'));
+
+  it('a file annotate wrote, unchanged, is replaced; once edited by hand it is kept (exit 2, one line) unless --force', async () => {
+    const file = join(tmp, 'update.json');
+    expect((await run(['-o', file])).status).toBe(0);
+    const written = readFileSync(file, 'utf8');
+    expect((await run(['-o', file])).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(written);
+    // A name chosen by hand.
+    const edited = written.replace('"alice.root"', '"aliceRoot"');
+    expect(edited).not.toBe(written);
+    writeFileSync(file, edited);
+    const refused = await run(['-o', file]);
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(new RegExp(`^slogulate: --out ${file}: edited since slogulate annotate wrote it; not replacing it \\(.*--merge.*--force.*\\)\\n$`));
+    expect(readFileSync(file, 'utf8')).toBe(edited);
+    expect((await run(['--force', '-o', file])).status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(written);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('a file annotate did not write (a hand-made annotation file) is kept unless --force', async () => {
+    const file = join(tmp, 'hand-made.json');
+    const mine = readFileSync(join(FIXTURES, 'annotations', 'a-local-3.annot.json'), 'utf8');
+    writeFileSync(file, mine);
+    const refused = await run(['-o', file]);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(new RegExp(`^slogulate: --out ${file}: not written by slogulate annotate; not replacing it \\(`));
+    expect(refused.stderr.split('\n')).toHaveLength(2);
+    expect(readFileSync(file, 'utf8')).toBe(mine);
+  });
+
+  it('--merge F -o F: keeps every name of F, adds the new ones, in place; a failed run leaves F as it was', async () => {
+    const file = join(tmp, 'in-place.json');
+    const given = readFileSync(join(FIXTURES, 'annotations', 'a-local-3.annot.json'), 'utf8');
+    writeFileSync(file, given);
+    const r = await run(['--merge', file, '-o', file]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    const merged = JSON.parse(readFileSync(file, 'utf8')) as AnnotationJson;
+    for (const [kref, name] of Object.entries((JSON.parse(given) as AnnotationJson).kernelRefs)) expect(merged.kernelRefs[kref]).toBe(name);
+    expect(new Set(Object.keys(merged.kernelRefs))).toEqual(allKrefs('a-local-3'));
+    // The merged file, edited again, updates again in place; the same file as the slog never.
+    const again = readFileSync(file, 'utf8').replace('"bob.root"', '"bobRoot"');
+    writeFileSync(file, again);
+    expect((await run(['--merge', file, '-o', file])).status).toBe(0);
+    expect((JSON.parse(readFileSync(file, 'utf8')) as AnnotationJson).kernelRefs.ko22).toBe('bobRoot');
+    const before = readFileSync(file, 'utf8');
+    const failed = await runInProcess(['annotate', '--merge', file, '-o', file, join(tmp, 'no-such.slog')]);
+    expect(failed.status).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(leftovers()).toEqual([]);
+  });
+
+  it('the file annotate writes is an annotation file --annotations reads, its names by kref', async () => {
+    const file = join(tmp, 'read-back.json');
+    expect((await run(['-o', file])).status).toBe(0);
+    const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const parsed = parseAnnotations(json, file);
+    expect(new Set(parsed.kernelRefs.keys())).toEqual(allKrefs('a-local-3'));
+    const r = await runInProcess(['--annotations', file, slog]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });

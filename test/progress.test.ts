@@ -49,6 +49,27 @@ describe('the bar', () => {
     expect(writes[writes.length - 1]).toBe('\r\x1b[K');
   });
 
+  it('shows no rate, nor time left, before a second has passed (issue 29, item 11: the first frame read 500.0 MB/s)', () => {
+    const writes: string[] = [];
+    let now = 0;
+    let read = 0;
+    const source = { rawSize: 131.9 * MB, rawBytesRead: () => read };
+    const bar = new ProgressBar(source, { stream: { isTTY: true, columns: 100, write: (s: string) => writes.push(s) }, now: () => now, timer: false });
+    now = 1;
+    read = 0.5 * MB;
+    bar.draw();
+    now = 999;
+    bar.draw();
+    for (const frame of writes) {
+      expect(frame).toContain('0.5/131.9 MB');
+      expect(frame).not.toMatch(/\d MB\/s/);
+      expect(frame).toContain('?:?? left');
+    }
+    now = 1000;
+    bar.draw();
+    expect(writes.at(-1)).toContain(' 0.5 MB/s');
+  });
+
   it('fits the terminal', () => {
     for (const width of [40, 80, 200]) expect(progressLine(5 * MB, 60 * MB, 1, width).length).toBeLessThanOrEqual(Math.max(width, 70));
   });

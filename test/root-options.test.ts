@@ -3,7 +3,7 @@
  * subcommand applies those it has, wherever they stand, and refuses the
  * others with one line naming the option; never nothing with status 0.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -40,7 +40,7 @@ describe('a render option the subcommand also has, before its name, is applied',
   it('-o before trace writes the trace there', async () => {
     const out = join(dir, 'trace.json');
     const r = await runMain(['-o', out, 'trace', slogPath('a-xs-3')]);
-    expect(r).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(r).toMatchObject({ status: 0, stdout: '', stderr: `slogulate: wrote ${out} (${(statSync(out).size / 1024).toFixed(1)} KB)\n` });
     expect((JSON.parse(readFileSync(out, 'utf8')) as { traceEvents: unknown[] }).traceEvents.length).toBeGreaterThan(100);
   });
 });

@@ -134,7 +134,7 @@ describe.each(SLOG_NAMES)('trace of %s', (slog) => {
 
   it('is written with -o, and follows the format', async () => {
     const r = await runInProcess(['trace', `${slog}.slog`, '-o', file]);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^slogulate: wrote \S+ \([\d.]+ [KM]B(, [^)]*)?\)\n$/);
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('');
     trace = JSON.parse(readFileSync(file, 'utf8'));

@@ -84,6 +84,8 @@ export class ChainRows<R> {
   private readonly top: TopN<{ row: R; value: number }> | undefined;
   /** Rows printed (or kept, with --sort). */
   printed = 0;
+  /** The header is written: at the first row, or at the end of a pass that read a slog; with --follow, first. */
+  private headed = false;
 
   constructor(
     private readonly files: string[],
@@ -114,7 +116,9 @@ export class ChainRows<R> {
   async run<T>(pass: (hooks: PassHooks) => Promise<T>): Promise<T> {
     const terminal = new TerminalSession(this.files, { follow: this.opts.follow === true }, emptyAnnotations());
     try {
-      if (this.writer) this.out.write(this.writer.head());
+      // Following a slog being written, the header shows the monitor is on; else it waits, so that an input that
+      // is not a slog (run/pass.ts) prints nothing.
+      if (this.opts.follow) this.head();
       const { open, afterBatch } = terminal.runHooks(this.out);
       const result = await pass({
         inputs: this.files,
@@ -124,6 +128,7 @@ export class ChainRows<R> {
         ...(open ? { open } : {}),
         settings: commandSettings(),
       });
+      this.head();
       for (const { row } of this.top?.list() ?? []) this.write(row);
       return result;
     } catch (err) {
@@ -139,7 +144,13 @@ export class ChainRows<R> {
     return this.out.close();
   }
 
+  private head(): void {
+    if (!this.headed && this.writer) this.out.write(this.writer.head());
+    this.headed = true;
+  }
+
   private write(row: R): void {
+    this.head();
     this.out.write(this.writer ? this.writer.line(row) : `${JSON.stringify(this.config.json(row))}\n`);
   }
 }

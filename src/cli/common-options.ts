@@ -5,17 +5,24 @@ import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
 import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/common/selection.js';
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { CliError, EXIT_USAGE, helpPointer } from './errors.js';
 import { STALL_SECONDS } from '../model/stalls.js';
+
+/** A number JavaScript holds exactly (at most 2^53 - 1): a larger one would be read as another. */
+function exactly(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${value} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+  return n;
+}
 
 export function parseNonNegativeInt(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number');
-  return Number(value);
+  return exactly(value);
 }
 
 export function parsePositiveInt(value: string): number {
   if (!/^\d+$/.test(value) || Number(value) === 0) throw new InvalidArgumentError('expected a whole number above 0');
-  return Number(value);
+  return exactly(value);
 }
 
 /** Why two annotation files are refused, rather than one silently winning over the other. */
@@ -90,13 +97,14 @@ export function noCranksWarning(slog: string, spec: SelectionSpec, selection: st
   return selecting ? `${slog}: no cranks match ${selection}` : `${slog}: holds no cranks`;
 }
 
-/** Parses every --fail-on before any slog is read: a bad one is a usage error showing the grammar. */
+/** Parses every --fail-on before any slog is read: a bad one is a one-line usage error giving the grammar's form; `compare --help` has all of it. */
 export function thresholdsFrom(exprs: string[] | undefined): Threshold[] {
+  const form = THRESHOLD_GRAMMAR.split('\n')[0] as string;
   return (exprs ?? []).map((text) => {
     try {
       return parseThreshold(text);
     } catch (err) {
-      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}\n${THRESHOLD_GRAMMAR}`, EXIT_USAGE);
+      if (err instanceof ThresholdError) throw new CliError(`--fail-on '${text}': ${err.message}; ${form} ${helpPointer('compare')}`, EXIT_USAGE);
       throw err;
     }
   });

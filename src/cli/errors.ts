@@ -16,6 +16,12 @@ export class CliError extends Error {
   }
 }
 
+/** Where help is, as every error that points there writes it: `(see slogulate stats --help)`; no command: the root's. */
+export function helpPointer(command?: string): string {
+  return `(see slogulate ${command === undefined ? '' : `${command} `}--help)`;
+}
+
+/** One line on stderr: a line end inside the message (a quoted text's) is written as `\n`. */
 export function warn(message: string): void {
-  process.stderr.write(`slogulate: ${message}\n`);
+  process.stderr.write(`slogulate: ${message.replace(/\r?\n/g, '\\n')}\n`);
 }

@@ -5,12 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
-import { CliError, EXIT_FAILURE, EXIT_USAGE, warn } from './errors.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE, helpPointer, warn } from './errors.js';
+import { fitHelp, HELP_WIDTH } from './help-width.js';
 import { discardPendingOutputs } from './output-file.js';
 import { STDOUT_NAME, writeError } from './output.js';
 import { addRenderOptions, renderCommand, type RenderCliOptions } from './render-command.js';
 import { SUBCOMMANDS } from './commands/index.js';
 import { applyRootOptions, operandWords, requestedSubcommand } from './root-options.js';
+import { noteStdinTerminal } from './terminal.js';
 import { checkRenderOperands } from './unknown-command.js';
 
 const EXAMPLES = `
@@ -25,6 +27,8 @@ Examples:
 
 /** Every command's name, for suggestions. */
 const COMMAND_NAMES = [...SUBCOMMANDS.map((c) => c.name), 'help'];
+/** The commands whose operands are only the slog's files: none (or `-`) reads stdin. */
+const STDIN_COMMANDS = new Set(['top', 'stats', 'annotate', 'flow', 'trace', 'blocks', 'runs', 'export']);
 
 /** The version in package.json (beside dist/ and src/). */
 function packageVersion(): string {
@@ -36,11 +40,29 @@ function packageVersion(): string {
   }
 }
 
-/** Commander's errors as one line: `slogulate: unknown option '--x' (see slogulate --help)`. */
-function usageError(message: string, write: (s: string) => void): void {
-  // One line, commander's suggestion (`(Did you mean --blocks?)`) included.
-  const text = message.trim().replace(/^error: /, '').replace(/\s*\n\s*/g, ' ');
-  write(`slogulate: ${text} (see slogulate --help)\n`);
+/**
+ * Commander's errors as one line, its suggestion written as ours are, then
+ * where help is: `slogulate: unknown option '--blokcs' (did you mean
+ * --blocks?) (see slogulate stats --help)`, naming the command the error is
+ * about (none: the render's, the root's).
+ */
+function usageError(command: string | undefined): (message: string, write: (s: string) => void) => void {
+  return (message, write) => {
+    const text = message
+      .trim()
+      .replace(/^error: /, '')
+      .replace(/\s*\n\s*/g, ' ')
+      .replace(/\(Did you mean/g, '(did you mean');
+    write(`slogulate: ${text} ${helpPointer(command)}\n`);
+  };
+}
+
+/** Every command's help fits 80 columns (help-width.ts); its errors are one line. */
+function configureCommand(cmd: Command, name: string | undefined): void {
+  cmd
+    .exitOverride()
+    .configureHelp({ helpWidth: HELP_WIDTH })
+    .configureOutput({ outputError: usageError(name), writeOut: (text) => process.stdout.write(fitHelp(text)) });
 }
 
 /**
@@ -57,8 +79,7 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     // Options after a subcommand's name belong to the subcommand, even where
     // the render (the root command) has one of the same name (--annotations, -o).
     .enablePositionalOptions()
-    .exitOverride()
-    .configureOutput({ outputError: usageError });
+  configureCommand(program, undefined);
   addRenderOptions(program);
   const requested = requestedSubcommand(
     options.args ?? [],
@@ -73,6 +94,8 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
     if (actionCommand !== root) applyRootOptions(root, actionCommand);
     // `slogulate stat f`: a mistyped subcommand, not two slogs.
     else checkRenderOperands(root.args, COMMAND_NAMES);
+    // A command whose operands are the slog's files, reading stdin at a terminal, says so.
+    if (actionCommand === root || STDIN_COMMANDS.has(actionCommand.name())) noteStdinTerminal(actionCommand.args);
   });
   program.action(async (files: string[], opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(files, opts);
@@ -88,19 +111,18 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
               // Only the requested subcommand is loaded: running another one is a bug, never a silent success.
               throw new Error(`subcommand ${sub.name} was not loaded`);
             });
-    cmd.exitOverride().configureOutput({ outputError: usageError });
+    configureCommand(cmd, sub.name);
   }
   // `slogulate help [command]` (commander adds none to a command that has an action of its own).
-  program
+  const help = program
     .command('help')
     .description('show the help of slogulate or of a command')
     .addArgument(new Argument('[command]', 'a command').choices(SUBCOMMANDS.map((c) => c.name)))
-    .exitOverride()
-    .configureOutput({ outputError: usageError })
     .action((name: string | undefined) => {
       const cmd = name === undefined ? program : program.commands.find((c) => c.name() === name);
       cmd?.outputHelp();
     });
+  configureCommand(help, undefined);
   // After the subcommands were added (they would inherit it): the render's operands are checked in preAction.
   program.allowExcessArguments(true);
   return program;

@@ -24,7 +24,7 @@ import { basename, dirname, join } from 'node:path';
 import { Option } from 'commander';
 import { zlib } from '../source/builtins.js';
 import { folderFiles } from '../source/inputs.js';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { CliError, EXIT_USAGE, warn } from './errors.js';
 import { Output, STDOUT_NAME, writeError } from './output.js';
 
 export interface OutputOptions {
@@ -275,4 +275,21 @@ export function openOutput(path: string | undefined, options: OutputOptions = {}
       }
     },
   });
+}
+
+/** `12.3 KB`, `4.5 MB`: a file's size as people read it. */
+function sizeText(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+/**
+ * After a command wrote its file (`-o F`, in place): one line on stderr
+ * saying so, `slogulate: wrote F (12.3 KB, what)`, for a command whose
+ * stdout is otherwise empty. Nothing for stdout, nor for a device or FIFO.
+ */
+export function sayWritten(path: string | undefined, what?: string): void {
+  if (path === undefined || path === '-') return;
+  const stats = statOf(path);
+  if (!stats?.isFile()) return;
+  warn(`wrote ${path} (${sizeText(stats.size)}${what === undefined ? '' : `, ${what}`})`);
 }

@@ -46,12 +46,16 @@ export function clock(seconds: number): string {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
-/** One line of the bar: `[#######-------]  45%  412.3/916.0 MB  87.1 MB/s  0:05 left`. */
+/** The rate is shown once this much time has passed: over the first milliseconds it says nothing (0.5 MB in 1 ms is no 500 MB/s). */
+const RATE_AFTER_SECONDS = 1;
+
+/** One line of the bar: `[#######-------]  45%  412.3/916.0 MB  87.1 MB/s  0:05 left` (`--.- MB/s  ?:?? left` in its first second). */
 export function progressLine(read: number, size: number, elapsedSeconds: number, width = 80): string {
   const fraction = size > 0 ? Math.min(1, read / size) : 1;
-  const rate = elapsedSeconds > 0 ? read / elapsedSeconds : 0;
+  const rate = elapsedSeconds >= RATE_AFTER_SECONDS ? read / elapsedSeconds : 0;
   const left = rate > 0 ? clock((size - read) / rate) : '?:??';
-  const figures = ` ${(fraction * 100).toFixed(0).padStart(3)}%  ${(read / MB).toFixed(1)}/${(size / MB).toFixed(1)} MB  ${(rate / MB).toFixed(1)} MB/s  ${left} left`;
+  const rateText = rate > 0 ? (rate / MB).toFixed(1) : '--.-';
+  const figures = ` ${(fraction * 100).toFixed(0).padStart(3)}%  ${(read / MB).toFixed(1)}/${(size / MB).toFixed(1)} MB  ${rateText} MB/s  ${left} left`;
   const barWidth = Math.max(10, Math.min(40, width - figures.length - 3));
   const done = Math.round(fraction * barWidth);
   return `[${'#'.repeat(done)}${'-'.repeat(barWidth - done)}]${figures}`;

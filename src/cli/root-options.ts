@@ -7,7 +7,7 @@
  * (`--nonoise stats f`), never silently dropped.
  */
 import type { Command, Option } from 'commander';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { CliError, EXIT_USAGE, helpPointer } from './errors.js';
 
 /** Does this root option take a value (`--cranks 100-200`)? */
 function takesValue(option: Option): boolean {
@@ -63,7 +63,7 @@ export function applyRootOptions(program: Command, sub: Command): void {
     const own = sub.options.find((o) => o.attributeName() === key);
     if (!own) {
       const flag = flagOf(program, key, value);
-      throw new CliError(`${flag} is not an option of ${sub.name()} (see slogulate ${sub.name()} --help)`, EXIT_USAGE);
+      throw new CliError(`${flag} is not an option of ${sub.name()} ${helpPointer(sub.name())}`, EXIT_USAGE);
     }
     if (sub.getOptionValueSource(key) !== 'cli') continue;
     const subValue = sub.getOptionValue(key) as unknown;

@@ -13,6 +13,16 @@ import { CliError, EXIT_USAGE, warn } from './errors.js';
 import type { Output } from './output.js';
 import { startProgress, type ProgressBar } from './progress.js';
 
+/**
+ * A slog read from stdin when stdin is a terminal: without a word, a bare
+ * `slogulate` (or `slogulate stats`) would seem to hang. One line on stderr
+ * says what it waits for (main.ts, before the command runs).
+ */
+export function noteStdinTerminal(files: readonly string[], stdin: { isTTY?: boolean } = process.stdin): void {
+  if (stdin.isTTY !== true || !(files.length === 0 || files.includes('-'))) return;
+  warn('reading the slog from stdin (a terminal): paste it and end with Ctrl-D, or give a file: slogulate FILE (see slogulate --help)');
+}
+
 export interface TerminalCliOptions {
   /** true for --color, false for --no-color. */
   color?: boolean;

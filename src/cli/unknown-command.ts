@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { editDistance } from '../analyses/common/edit-distance.js';
-import { CliError, EXIT_USAGE } from './errors.js';
+import { CliError, EXIT_USAGE, helpPointer } from './errors.js';
 
 /** The command names close to `word` (a typo, or the start of a name), closest first. */
 export function similarCommands(word: string, names: readonly string[]): string[] {
@@ -34,7 +34,7 @@ export function checkRenderOperands(operands: readonly string[], commands: reado
     const similar = similarCommands(first, commands);
     if (similar.length || operands.length > 1) {
       const hint = similar.length ? ` (did you mean ${similar.slice(0, 2).join(' or ')}?)` : '';
-      throw new CliError(`unknown command '${first}'${hint} (see slogulate --help)`, EXIT_USAGE);
+      throw new CliError(`unknown command '${first}'${hint} ${helpPointer()}`, EXIT_USAGE);
     }
   }
 }

@@ -34,7 +34,7 @@ export function emptyAnnotations(): Annotations {
   return { vatNames: new Map(), crankLabels: new Map(), kernelRefs: new Map(), vatRefs: new Map() };
 }
 
-const KNOWN_KEYS = new Set(['comment', 'bigWidth', 'vatNames', 'crankLabels', 'kernelRefs', 'vatRefs']);
+const KNOWN_KEYS = new Set(['comment', 'bigWidth', 'vatNames', 'crankLabels', 'kernelRefs', 'vatRefs', 'writtenBy']);
 const VAT_ID = /^v\d+$/;
 const KREF = /^k[opd]\d+$/;
 const VREF = /^[opd][+-]/;
@@ -69,6 +69,8 @@ export function parseAnnotations(json: unknown, file: string): Annotations {
       throw new AnnotationError(file, key, `unknown key (expected one of ${[...KNOWN_KEYS].join(', ')})`);
     }
   }
+  // `writtenBy`: the mark of the file `slogulate annotate` wrote (analyses/flow/annotation-mark.ts), no names.
+  if (json.writtenBy !== undefined && !isPlainObject(json.writtenBy)) throw new AnnotationError(file, 'writtenBy', 'expected an object');
   if (json.comment !== undefined) {
     if (typeof json.comment !== 'string') throw new AnnotationError(file, 'comment', 'expected a string');
     result.comment = json.comment;
@@ -115,7 +117,8 @@ export function loadAnnotations(file: string): Annotations {
     // A byte-order mark (editors on Windows write one) is not part of the JSON.
     json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (err) {
-    throw new AnnotationError(file, '', `not valid JSON (${(err as Error).message})`);
+    // One line: JSON.parse's message may quote the text, line ends and all.
+    throw new AnnotationError(file, '', `not valid JSON (${(err as Error).message.replace(/\r?\n/g, '\\n')})`);
   }
   return parseAnnotations(json, file);
 }

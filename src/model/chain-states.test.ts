@@ -282,11 +282,11 @@ describe('ChainTracker: each state on hand-made lines', () => {
     expect(sink.blocks[0]).toMatchObject({ seconds: 0.5, commitSeconds: 0.125 });
   });
 
-  it('a slog that starts inside a block: nothing before the next opener belongs to a block; a run-start there is a run of no block', () => {
+  it('a slog that starts inside a block: no block opens before the next opener; a run-start there is a run of the block its blockHeight names, its cranks stamped with it', () => {
     const b = block(10, 100);
     const { sink, tracker } = read([...b.slice(1, 2), ...b.slice(4), ...b.slice(2, 3)], false);
-    expect(sink.calls).toEqual(['run-start -/0 leftover leftover']);
-    expect(tracker.block).toBeUndefined();
+    expect(sink.calls).toEqual(['run-start 10/0 leftover leftover']);
+    expect(tracker.block).toMatchObject({ height: 10, bootstrap: false, again: false });
     expect(tracker.chain).toBe(false);
     tracker.entry(block(11, 106)[0] as SlogEntry);
     expect(sink.calls.slice(1)).toEqual(['run-end 0 cut', 'open 11', 'begin 11']);

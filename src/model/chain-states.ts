@@ -21,6 +21,8 @@ export interface BlockRef {
   bootstrap: boolean;
   /** The chain upgrade run at a node's start (`upgrade-start` .. `-finish`), before its block's begin-block. */
   upgrade?: boolean;
+  /** The slog starts inside this block: its opener is not in it, nor the cranks before its first run-start seen (chain.ts). */
+  partial?: boolean;
 }
 
 /** The run a crank ran in. */

@@ -22,7 +22,11 @@
  *   the block, uncommitted, was abandoned, and a block up to the highest
  *   seen before the restart runs again (`again`).
  * - A slog that starts inside a block: its entries before the next block's
- *   opener belong to no block (a run-start there opens a run of no block).
+ *   opener belong to no block open here; a run-start there opens a run of
+ *   the block its `blockHeight` names, and the cranks from it to the
+ *   end-block-finish are stamped with that block (no ChainBlock: the slog
+ *   lacks its start). A slog that starts inside a run: the cranks before
+ *   its run-finish went by before it: of no block.
  * - A run-finish inside a block whose run-start the slog lacks names its
  *   run (`startless`); outside every block it is left alone.
  * - A -finish (end-block, commit, bootstrap-block) is the open block's,
@@ -189,6 +193,8 @@ export class ChainTracker {
     const e = fieldsOf(entry);
     const phase = stringField(e.phase) ?? 'unknown';
     const height = numberField(e.blockHeight);
+    // A slog that starts inside a block: the run is of the block it names.
+    if (this.block === undefined && this.open === undefined && height !== undefined) this.block = this.partialBlock(height);
     const block = this.block;
     // A bootstrap block whose init the slog lacks (a per-block file of it) learns its height from its first run.
     if (block && Number.isNaN(block.height) && height !== undefined) block.height = height;
@@ -306,6 +312,12 @@ export class ChainTracker {
     };
     if (height > this.maxHeight) this.maxHeight = height;
     return this.block;
+  }
+
+  /** The ref of a block the slog starts inside, from its runs' `blockHeight`: no opener, so no ChainBlock. */
+  private partialBlock(height: number): BlockRef {
+    if (height > this.maxHeight) this.maxHeight = height;
+    return { height, again: this.kernelStarts > 1 && height <= this.ranBefore, bootstrap: false, partial: true };
   }
 
   /** The block's runs are over (its -finish seen: seconds and elapsed from `startTime`). */

@@ -174,7 +174,14 @@ export function isReplay(item: CrankItem): boolean {
   return item.kind === 'syscall' ? item.replay : (item.entry as { replay?: unknown }).replay === true;
 }
 
-/** A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that reads syscalls' `name`. */
+/**
+ * A syscall's name (`send`, `vatstoreGet`, `invoke`...), for a consumer that
+ * reads syscalls' `name`: the kernel-space name, as ksc[0] gives it (an
+ * older kernel's own `callNow` kept). A replay has only the vat-space name:
+ * its device call, `callNow` there, is named as the kernel names a live one
+ * today, `invoke` (the render's kernel space, syscall-call.ts printedName).
+ */
 export function syscallName(pair: SyscallPair): string {
-  return pair.call.name ?? 'unknown';
+  const name = pair.call.name ?? 'unknown';
+  return pair.replay && name === 'callNow' ? 'invoke' : name;
 }

@@ -135,7 +135,8 @@ export class PerBlock implements Bucketing {
 
   bucketOf(crank: Crank): BucketKey | undefined {
     const block = crank.block;
-    if (!block || !Number.isFinite(block.height)) return undefined;
+    // A block the slog starts inside (model/chain.ts) is charted by none of its cranks: a part of a block is no point of it.
+    if (!block || !Number.isFinite(block.height) || block.partial === true) return undefined;
     return this.keyOf(block.height, block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? AGAIN : '');
   }
 

@@ -176,8 +176,10 @@ function reportedThrough(place: PassPlace | undefined, input: number): number {
  */
 async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<number | undefined> {
   const { heap, bigLineBytes } = config.settings;
+  let lines = 0;
   try {
     for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
+      lines = batch.big ? batch.firstLine : batch.firstLine + batch.spans.length / 2 - 1;
       const stoppedAt = batch.big ? await feed.bigLine(batch.big, batch.firstLine, bad, heap) : feed.batch(batch, bad);
       if (stoppedAt !== undefined) return stoppedAt;
       if (batch.big) {
@@ -193,8 +195,11 @@ async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: 
     if (!(err instanceof InputEndsEarly)) throw err;
     feed.countBad();
     bad.add(err.line, err.warning);
+    // Gzip cut short is a slog still being written: what it held is reported, not judged.
+    bad.flush();
+    return undefined;
   }
-  bad.flush();
+  bad.end(lines);
   return undefined;
 }
 
@@ -257,9 +262,11 @@ class Feed {
 
 /**
  * The bad lines of one input: reported as they come once a good line was
- * seen; before that they wait, so that an input whose first
- * NOT_A_SLOG_LINES lines are all bad (a binary file, another log) ends the
- * pass with one line instead of a hundred warnings.
+ * seen; before that they wait (NOT_A_SLOG_LINES at most), so that an input
+ * with no slog entry in it (a binary file, another log, a package.json)
+ * ends the pass with one line instead of a warning per line: at its
+ * NOT_A_SLOG_LINES-th bad line, or at its end when it is shorter. An input
+ * with no line at all, or only blank ones, is an empty slog, not an error.
  */
 class BadLines {
   good = 0;
@@ -285,6 +292,15 @@ class BadLines {
     if (this.held.length >= NOT_A_SLOG_LINES) {
       throw new PassError(`${this.source}: not a slog (first ${NOT_A_SLOG_LINES} lines are not slog entries)`, 'not-a-slog');
     }
+  }
+
+  /** The input ended after `lines` lines: not a slog if it held bad lines and no entry; else its bad lines are reported. */
+  end(lines: number): void {
+    if (this.good === 0 && this.held.length > 0) {
+      const none = lines === 1 ? 'its one line is not a slog entry' : `none of its ${lines} lines is a slog entry`;
+      throw new PassError(`${this.source}: not a slog (${none})`, 'not-a-slog');
+    }
+    this.flush();
   }
 
   flush(): void {

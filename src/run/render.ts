@@ -70,20 +70,21 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
       : {}),
   });
   selection = new CrankSelection(spec, renderer.vats);
+  // The text starts at the slog's first entry, or at its end when it has none (an empty slog): an input that
+  // cannot be opened, or is not a slog (run/pass.ts), prints nothing.
   let begun = false;
   const result = await runPass({
     inputs: config.inputs,
     reads: renderReads(options),
     sink: renderer,
-    observe: (entry) => renderer.observe(entry),
-    onBadLine: config.onBadLine,
-    afterBatch: config.afterBatch,
-    onOpen: (source) => {
-      // The text starts once the slog is open (a slog that cannot be opened prints nothing).
+    observe: (entry) => {
       if (!begun) renderer.begin();
       begun = true;
-      config.onOpen?.(source);
+      renderer.observe(entry);
     },
+    onBadLine: config.onBadLine,
+    afterBatch: config.afterBatch,
+    onOpen: config.onOpen,
     open: config.open,
     settings: settingsFor(config),
     stdin: config.stdin,

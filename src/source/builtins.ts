@@ -16,3 +16,4 @@ export const fsPromises = (): typeof import('node:fs/promises') => load('node:fs
 export const os = (): typeof import('node:os') => load('node:os') as typeof import('node:os');
 export const v8 = (): typeof import('node:v8') => load('node:v8') as typeof import('node:v8');
 export const vm = (): typeof import('node:vm') => load('node:vm') as typeof import('node:vm');
+export const crypto = (): typeof import('node:crypto') => load('node:crypto') as typeof import('node:crypto');

@@ -96,7 +96,27 @@ export function expandInputs(args: readonly SlogInput[]): SlogInput[] {
     else out.push(arg);
   }
   if (out.filter((i) => i === '-').length > 1) throw new InputError('-', 'stdin can be read only once');
+  refuseTwice(out);
   return out;
+}
+
+/** The same file twice among the inputs (also through a link, or in a folder given too) is an error: read twice, its cranks would count again. */
+function refuseTwice(inputs: readonly SlogInput[]): void {
+  if (inputs.length < 2) return;
+  const seen = new Map<string, string>();
+  for (const input of inputs) {
+    if (typeof input !== 'string' || input === '-') continue;
+    let id: string;
+    try {
+      const stats = statSync(input);
+      id = `${stats.dev}:${stats.ino}`;
+    } catch {
+      continue; // Opening it says why it cannot be read.
+    }
+    const first = seen.get(id);
+    if (first !== undefined) throw new InputError(input, `given twice (the same file as ${first}): a slog read twice would count its cranks again, as after a restart`);
+    seen.set(id, input);
+  }
 }
 
 /** How a list of inputs is named in messages: the one file, or the first and how many more. */

@@ -241,6 +241,8 @@ export class BlocksCollector implements ExecutionSink, ChainSink {
     if (this.config.selectCrank && !this.config.selectCrank(crank)) return;
     if (!crank.block || !this.open) {
       this.cranksOutside += 1;
+      // A run of a block the slog starts inside (model/chain.ts): no block row, but the run has its cranks.
+      if (crank.block && this.run) this.run.add(crank);
       return;
     }
     this.open.add(crank);

@@ -25,6 +25,9 @@ export function parseRanges(text: string, what: string): CrankRange[] {
     if (!part || !m || (!m[1] && !m[3])) {
       throw new SelectionError(`bad ${what} range "${part}" (expected N, N-M, N- or -M, separated by commas)`);
     }
+    for (const digits of [m[1], m[3]]) {
+      if (digits && !Number.isSafeInteger(Number(digits))) throw new SelectionError(`${what} number ${digits} is too large (at most ${Number.MAX_SAFE_INTEGER})`);
+    }
     const from = m[1] ? Number(m[1]) : 0;
     const to = m[2] ? (m[3] ? Number(m[3]) : Infinity) : from;
     if (to < from) throw new SelectionError(`bad ${what} range "${part}" (${to} is before ${from})`);

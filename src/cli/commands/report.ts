@@ -12,7 +12,7 @@ import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { commandSettings } from '../../run/pass-settings.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
-import { openOutput, outputOptions } from '../output-file.js';
+import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { DEFAULT_TOP_N } from './top.js';
 import { SUMMARIES } from './summaries.js';
 
@@ -86,6 +86,7 @@ Examples:
     );
     out.write(reportHtml(outcome.data));
     await out.close();
+    sayWritten(opts.out);
     const exceeded = outcome.thresholds.some((r) => r.exceeded);
     if (outcome.thresholds.length) warn(verdict(outcome.thresholds) as string);
     process.exitCode = exceeded ? EXIT_FAILURE : EXIT_OK;

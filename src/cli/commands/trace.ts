@@ -10,7 +10,7 @@ import { TraceWriter } from '../../analyses/trace/trace.js';
 import { DEFAULT_BIG_WIDTH } from '../../render/options.js';
 import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';
-import { openOutput, outputOptions } from '../output-file.js';
+import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { tracePass } from '../../run/analyses.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
@@ -100,6 +100,7 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
     );
     trace.end();
     await out.close();
+    sayWritten(opts.out);
     if (trace.cranks === 0) warn(`${result.name}: no cranks ${selection.isAll ? 'in the slog' : `match ${selection.describe()}`}`);
     return opts.strict && result.badLines > 0 ? EXIT_FAILURE : EXIT_OK;
   } catch (err) {

@@ -30,7 +30,7 @@ export const syscalls: TableDef<SyscallRow> = {
     { name: 'deliveryNum', type: 'BIGINT', nullable: true, doc: 'the vat\'s delivery number it was made in', mezzanine: 'syscall.deliveryNum' },
     { name: 'deliveryId', type: 'BIGINT', nullable: true, doc: 'its delivery\'s `deliveries.deliveryId` (same source); null outside a delivery' },
     { name: 'syscallNum', type: 'BIGINT', nullable: true, doc: 'its number within the delivery (syscall.syscallNum)', mezzanine: 'syscall.syscallNum' },
-    { name: 'type', type: 'VARCHAR', nullable: false, doc: '`send`, `resolve`, `subscribe`, `vatstoreGet`, `invoke`, ... (ksc[0]; a replay: the entry\'s `syscall`), as `stats` names them', mezzanine: 'syscall.type' },
+    { name: 'type', type: 'VARCHAR', nullable: false, doc: '`send`, `resolve`, `subscribe`, `vatstoreGet`, `invoke`, ... (ksc[0], the kernel-space name; a replay, which has only the vat-space name, by the kernel-space one: its device call `invoke`, as a live one, not the vat\'s `callNow`), as `stats` names them', mezzanine: 'syscall.type' },
     { name: 'target', type: 'VARCHAR', nullable: true, doc: 'what it acts on: a send\'s or invoke\'s target, a subscribe\'s promise, the first promise a resolve settles, a vatstore key, the first ref of a drop/retire; else null', mezzanine: 'syscall_message.target_kref, syscall_resolve.kpid' },
     { name: 'method', type: 'VARCHAR', nullable: true, doc: 'a send\'s method (named as a delivery\'s), an invoke\'s method; else null', mezzanine: 'syscall_message.methname' },
     { name: 'micros', type: 'BIGINT', nullable: true, doc: 'its syscall-result\'s time - its time, whole µs; null without a result' },
