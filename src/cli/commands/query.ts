@@ -48,7 +48,7 @@ export function register(program: Command): Command {
 The tables (views) and their columns:
 ${TABLES.map(columnLines).join('\n')}
 Every view has a source column: the input slog's file name (or its
-source= partition). What each column holds: slogulate's docs/export.md.
+source= partition).
 Examples:
   slogulate query 'SELECT vatID, count(*) FROM deliveries GROUP BY ALL ORDER BY 2 DESC' chain.slog
   slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv`,
