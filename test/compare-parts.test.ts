@@ -225,7 +225,7 @@ describe('--fail-on on the parts', () => {
   it('a part takes vat= only', async () => {
     const r = await runMain(['compare', '--fail-on', 'time.vat,method=deposit:+0', slogPath('a-xs-3'), slogPath('a-local-3')]);
     expect(r).toMatchObject({ status: 2, stdout: '' });
-    expect(r.stderr.split('\n')[0]).toBe("slogulate: --fail-on 'time.vat,method=deposit:+0': time.vat is crank time by part, per crank: it cannot be scoped by method (vat= only)");
+    expect(r.stderr.split('\n')[0]).toBe("slogulate: --fail-on 'time.vat,method=deposit:+0': time.vat is crank time by part, per crank: it cannot be scoped by method (vat= only); expected METRIC[,vat=VAT][,method=METHOD]:LIMIT (see slogulate compare --help)");
   });
 });
 
