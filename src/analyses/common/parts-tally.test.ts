@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CrankParts } from '../../model/crank.js';
+import { PARTS, partMicros } from '../../model/parts.js';
 import { PartsTally } from './parts-tally.js';
 
 const crank = (p: Partial<CrankParts>): CrankParts => ({ total: 0, pageIn: 0, replay: 0, vat: 0, syscall: 0, pipe: 0, snapshot: 0, kernel: 0, unknown: 0, gc: undefined, ...p });
@@ -24,5 +25,12 @@ describe('PartsTally', () => {
     both.addTally(t);
     expect(both.part('snapshot').micros).toBe(100);
     expect(both.cranks).toBe(6);
+  });
+
+  it('each part summed from its own field, as partMicros reads it', () => {
+    const parts = crank({ total: 1, pageIn: 2, replay: 3, vat: 4, syscall: 5, pipe: 6, snapshot: 7, kernel: 8, unknown: 9, gc: 10 });
+    const t = new PartsTally();
+    t.add(parts);
+    for (const p of PARTS) expect(t.part(p.name).micros, p.name).toBe(partMicros(parts, p));
   });
 });
