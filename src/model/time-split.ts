@@ -25,7 +25,7 @@
  *   kernel for the rest.
  */
 import type { Crank, CrankParts, DeliveryTimes } from './crank.js';
-import type { CrankStartEntry, DeliverEntry, DeliverResultEntry, OtherEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
+import { isBareCreateVat, type CrankStartEntry, type DeliverEntry, type DeliverResultEntry, type OtherEntry, type SlogEntry, type SyscallEntry, type SyscallResultEntry } from '../scan/entry-types.js';
 
 /** Seconds (a slog `time`) as whole microseconds; NaN when absent. */
 export function micros(seconds: number | undefined): number {
@@ -51,8 +51,7 @@ function isPageInMark(entry: OtherEntry): boolean {
     case 'start-replay':
       return true;
     case 'create-vat':
-      // Bare: a vat the (restarted) kernel loads, not creates; as the render tells it (render/kernel-lines.ts).
-      return entry.dynamic === undefined && entry.description === undefined;
+      return isBareCreateVat(entry);
     default:
       return false;
   }

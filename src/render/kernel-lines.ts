@@ -7,7 +7,7 @@
  * between them; `Spans` remembers the starts.
  */
 import { snapshotOf } from '../model/snapshots.js';
-import type { OtherEntry } from '../scan/entry-types.js';
+import { isBareCreateVat, type OtherEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { inline, micros } from './format.js';
 import { snapshotSaveDetails } from './snapshot-line.js';
@@ -77,7 +77,7 @@ export class KernelLines {
       case 'create-vat': {
         const vatID = String(entry.vatID);
         // A bare create-vat (a vat the restarted kernel did not create, only loaded): its name and nothing else.
-        if (entry.dynamic === undefined && entry.description === undefined) return [`create-vat: ${vatID} ${ctx.vats.label(vatID)}`];
+        if (isBareCreateVat(entry)) return [`create-vat: ${vatID} ${ctx.vats.label(vatID)}`];
         const how = entry.dynamic ? 'dynamic' : 'static';
         return [`create-vat: ${vatID} ${ctx.vats.label(vatID)} ${how} "${inline(entry.description)}"`];
       }

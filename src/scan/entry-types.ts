@@ -201,6 +201,15 @@ export interface CreateVatEntry extends OtherEntry {
   managerType?: string;
 }
 
+/**
+ * A bare create-vat: one with neither `dynamic` nor `description`, which a
+ * restarted kernel writes for a vat it loads, not creates (the render
+ * prints its name only; the time split counts it as bringing the vat online).
+ */
+export function isBareCreateVat(entry: OtherEntry): boolean {
+  return entry.type === 'create-vat' && entry.dynamic === undefined && entry.description === undefined;
+}
+
 /** A slog entry. `isCrankEntry` tells the seven crank types from the rest. */
 export type SlogEntry = CrankEntry | OtherEntry;
 
