@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CrankAssembler } from '../src/model/assembler.js';
 import { StallDetector, type Stall } from '../src/model/stalls.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import { runPass } from '../src/run/pass.js';
@@ -20,8 +21,17 @@ const SHARED = join(ROOT, '..', 'shared', 'slogs');
 async function stallsOf(file: string, seconds?: number): Promise<Stall[]> {
   const stalls: Stall[] = [];
   const detector = new StallDetector((s) => stalls.push(s), seconds);
-  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (entry) => detector.observe(entry) });
+  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (entry, _line, place) => detector.observe(entry, place) });
   return stalls;
+}
+
+/** Hand-made lines to the detector as the pass gives them: each entry with the crank model's place before it, then to the model. */
+function observeAll(detector: StallDetector, lines: Line[]): void {
+  const model = new CrankAssembler({ entry: () => undefined, crank: () => undefined });
+  readEntries(lines, READ_NOTHING).forEach((e, i) => {
+    detector.observe(e, model);
+    model.push(e, i + 1);
+  });
 }
 
 const figures = ({ micros, crankNum, blockNum, runNum, before, after }: Stall) => ({ micros, crankNum, blockNum, runNum, before, after });
@@ -72,7 +82,7 @@ describe('hand-made lines', () => {
   it('a gap inside a crank, block and run; one between blocks; one of exactly the threshold is none', () => {
     const stalls: Stall[] = [];
     const detector = new StallDetector((s) => stalls.push(s));
-    for (const e of readEntries(lines, READ_NOTHING)) detector.observe(e);
+    observeAll(detector, lines);
     expect(stalls).toEqual([
       { startTime: T0 + 0.3, endTime: T0 + 2.8, micros: 2_500_000, crankNum: 40, blockNum: 7, runNum: 2, before: 'syscall', after: 'syscall-result' },
       { startTime: T0 + 3.1, endTime: T0 + 4.6, micros: 1_500_000, crankNum: undefined, blockNum: undefined, runNum: undefined, before: 'cosmic-swingset-end-block-finish', after: 'cosmic-swingset-begin-block' },
@@ -87,7 +97,7 @@ describe('hand-made lines', () => {
     ];
     const stalls: Stall[] = [];
     const detector = new StallDetector((s) => stalls.push(s), 0.25);
-    for (const e of readEntries(old, READ_NOTHING)) detector.observe(e);
+    observeAll(detector, old);
     expect(stalls.map(figures)).toEqual([{ micros: 500_000, crankNum: 3, blockNum: undefined, runNum: undefined, before: 'crank-start', after: 'deliver' }]);
   });
 });

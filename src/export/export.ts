@@ -7,7 +7,7 @@
  * (target.ts).
  */
 import { writeFileSync } from 'node:fs';
-import type { CrankSink } from '../model/assembler.js';
+import type { CrankSink, EntryObserver } from '../model/assembler.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import { RowExtractor } from './extract.js';
@@ -28,7 +28,7 @@ export type SlogPass = (
   file: string | undefined,
   sink: CrankSink,
   afterBatch: () => Promise<void> | void,
-  observe?: (entry: SlogEntry) => void,
+  observe?: EntryObserver,
 ) => Promise<{ name: string }>;
 
 export interface ExportRequest {

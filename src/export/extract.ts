@@ -10,6 +10,7 @@
  * the slog holds is lost. `stats` counts only those inside cranks.
  */
 import type { ExecutionSink } from '../model/executions.js';
+import type { ModelPlace } from '../model/assembler.js';
 import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
@@ -40,7 +41,7 @@ export class RowExtractor implements ExecutionSink {
    * see every entry: stalls); undefined when no table does, so that the
    * pass makes no call per line for nothing.
    */
-  readonly observe: ((entry: SlogEntry) => void) | undefined;
+  readonly observe: ((entry: SlogEntry, line: number, place: ModelPlace) => void) | undefined;
 
   /** `stallSeconds`: the stalls table's threshold (default STALL_SECONDS). */
   constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; stallSeconds?: number }) {
@@ -54,9 +55,9 @@ export class RowExtractor implements ExecutionSink {
       observers.length === 0
         ? undefined
         : observers.length === 1 && only
-          ? only
-          : (entry) => {
-              for (const observe of observers) observe(entry);
+          ? (entry, _line, place) => only(entry, place)
+          : (entry, _line, place) => {
+              for (const observe of observers) observe(entry, place);
             };
   }
 

@@ -85,6 +85,22 @@ export interface CrankSink {
   readonly syscallsUnread?: boolean;
 }
 
+/**
+ * Where the crank model is in the slog, between two entries: what an
+ * observer of the entries (the pass's `observe` hook, told of each entry
+ * before the model takes it) needs to place the gap before an entry (the
+ * stalls, stalls.ts) without following the slog a second time.
+ */
+export interface ModelPlace {
+  /** The open crank's number (NaN while the slog has not said it); undefined between cranks. */
+  readonly openCrankNum: number | undefined;
+  /** The chain block and run open now (chain.ts). */
+  readonly chain: Pick<ChainTracker, 'block' | 'run'>;
+}
+
+/** What sees every entry, in slog order, before the crank model takes it: with its line and the model's place before it. */
+export type EntryObserver = (entry: SlogEntry, line: number, place: ModelPlace) => void;
+
 /** Syscalls the open crank holds before it spills (when the sink spills; SLOGULATE_SPILL sets another number, 0 never). */
 export const SPILL_SYSCALLS = 1024;
 
@@ -99,7 +115,7 @@ export function forwardSpill(inner: CrankSink): ((crank: Crank) => void) | undef
   return (crank) => inner.spill?.(crank);
 }
 
-export class CrankAssembler {
+export class CrankAssembler implements ModelPlace {
   private current: Crank | undefined;
   /** Kernel starts seen: more than one means restarts. */
   private kernelStarts = 0;
@@ -131,6 +147,10 @@ export class CrankAssembler {
     this.spillAt = sink.spill ? (options.spillAt ?? SPILL_SYSCALLS) : 0;
     const sumsOnly = sink.syscallsUnread === true && (options.spillAt ?? SPILL_SYSCALLS) > 0;
     this.pairing = sumsOnly ? new SumsOnly() : new HeldPairs((crank, pair) => this.hold(crank, pair));
+  }
+
+  get openCrankNum(): number | undefined {
+    return this.current?.crankNum;
   }
 
   /** Is a crank open (started, not finished)? */

@@ -7,19 +7,19 @@
  * each stall to a callback as it is found: it keeps the last entry's time
  * and where the slog is, nothing more.
  *
- * Where a stall fell, as the entries before it say (the state after the
- * entry before the gap):
- * - `crankNum`: the crank open then: from its crank-start to its
- *   crank-finish, or from the first entry that carries its `crankNum`
- *   (a crank whose crank-start the slog lacks); a crank-start without a
- *   number (older kernels) takes the number of the entry after the gap.
+ * Where a stall fell is where the crank model stood before the entry after
+ * the gap (`ModelPlace`, which the pass hands the observer with each
+ * entry): the detector follows nothing itself.
+ * - `crankNum`: the crank open then (from its crank-start to its
+ *   crank-finish, or from the first entry that carries its number when the
+ *   slog lacks its crank-start); a crank open without a number (older
+ *   kernels' crank-start) takes the number of the entry after the gap.
  *   Undefined between cranks.
- * - `blockNum`, `runNum`: the chain block and run then, read by a
- *   ChainTracker of the detector's own, the same reading the crank model
- *   stamps cranks with (chain.ts). Undefined outside blocks and runs.
+ * - `blockNum`, `runNum`: the chain block and run then (chain.ts).
+ *   Undefined outside blocks and runs.
  */
-import { ChainTracker } from './chain.js';
-import { isCrankEntry, type SlogEntry } from '../scan/entry-types.js';
+import type { ModelPlace } from './assembler.js';
+import type { SlogEntry } from '../scan/entry-types.js';
 import { micros } from './time-split.js';
 
 /** More than this many seconds between two consecutive entries is a stall, unless told otherwise. */
@@ -52,14 +52,10 @@ const heightOf = (height: number | undefined): number | undefined => (height ===
 
 export class StallDetector {
   private readonly thresholdMicros: number;
-  private readonly chain = new ChainTracker();
-  /** The last entry with a `time`: its time (seconds and µs) and type. */
+  /** The last entry with a `time`, and its time (seconds and µs). */
+  private last: SlogEntry | undefined;
   private lastTime = NaN;
   private lastMicros = NaN;
-  private lastType = '';
-  /** A crank is open (started, or begun by an entry with its number), and its number if known. */
-  private crankOpen = false;
-  private crankNum: number | undefined;
 
   /** `onStall` is told each stall as the entry after it comes; `thresholdSeconds` (default STALL_SECONDS): longer gaps are stalls. */
   constructor(
@@ -69,57 +65,34 @@ export class StallDetector {
     this.thresholdMicros = micros(thresholdSeconds);
   }
 
-  /** The slog's next entry. An entry without a `time` is passed over (the gap is measured to the next that has one). */
-  observe(entry: SlogEntry): void {
+  /**
+   * The slog's next entry, with the model's place before it (the pass's
+   * `observe` hook). An entry without a `time` is passed over (the gap is
+   * measured to the next that has one). Runs for every line: one field
+   * read; the rest only when a stall is found.
+   */
+  observe(entry: SlogEntry, place: ModelPlace): void {
     const time = entry.time;
-    if (typeof time === 'number') {
-      const at = micros(time);
-      const gap = at - this.lastMicros;
-      if (gap > this.thresholdMicros) this.report(entry, time, gap);
-      this.lastTime = time;
-      this.lastMicros = at;
-      this.lastType = entry.type;
-    }
-    this.follow(entry);
+    if (typeof time !== 'number') return;
+    const at = micros(time);
+    if (at - this.lastMicros > this.thresholdMicros) this.report(entry, time, at - this.lastMicros, place);
+    this.last = entry;
+    this.lastTime = time;
+    this.lastMicros = at;
   }
 
-  private report(after: SlogEntry, time: number, gap: number): void {
-    const crankNum = this.crankOpen ? (this.crankNum ?? (after.type === 'crank-start' ? undefined : crankNumOf(after))) : undefined;
+  private report(after: SlogEntry, time: number, gap: number, place: ModelPlace): void {
+    const open = place.openCrankNum;
+    const crankNum = open === undefined ? undefined : !Number.isNaN(open) ? open : after.type === 'crank-start' ? undefined : crankNumOf(after);
     this.onStall({
       startTime: this.lastTime,
       endTime: time,
       micros: gap,
       crankNum,
-      blockNum: heightOf(this.chain.block?.height),
-      runNum: this.chain.run?.num,
-      before: this.lastType,
+      blockNum: heightOf(place.chain.block?.height),
+      runNum: place.chain.run?.num,
+      before: (this.last as SlogEntry).type,
       after: after.type,
     });
-  }
-
-  /** Where the slog is after `entry`: the crank open, the block and run. */
-  private follow(entry: SlogEntry): void {
-    switch (entry.type) {
-      case 'crank-start':
-        this.crankOpen = true;
-        this.crankNum = crankNumOf(entry);
-        return;
-      case 'crank-finish':
-        this.crankOpen = false;
-        this.crankNum = undefined;
-        return;
-      case 'kernel-init-start':
-        this.crankOpen = false;
-        this.crankNum = undefined;
-        break;
-      default:
-        break;
-    }
-    if (!isCrankEntry(entry)) this.chain.entry(entry);
-    const crankNum = crankNumOf(entry);
-    if (crankNum !== undefined) {
-      this.crankOpen = true;
-      this.crankNum = crankNum;
-    }
   }
 }

@@ -12,7 +12,7 @@ import type { SelectionSpec } from '../analyses/common/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top/top.js';
 import { TRACE_READS } from '../analyses/trace/trace.js';
 import type { Annotations } from '../model/annotations.js';
-import type { CrankSink } from '../model/assembler.js';
+import type { CrankSink, EntryObserver, ModelPlace } from '../model/assembler.js';
 import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
@@ -67,7 +67,7 @@ function heldResult(input: AnalysisInput, result: PassResult, held: CrankHolding
 
 /** What an analysis pass hands the pass besides its input and sink. */
 interface AnalysisReading {
-  observe?: (entry: SlogEntry, line: number) => void;
+  observe?: EntryObserver;
   onOpen?: (source: SlogSource) => void;
   /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
   bigStrings?: boolean;
@@ -93,7 +93,7 @@ async function pass(input: AnalysisInput, reads: Reads, sink: ExecutionSink, rea
 export interface Made<T> {
   value: T;
   sink: ExecutionSink;
-  observe?: (entry: SlogEntry, line: number) => void;
+  observe?: EntryObserver;
   onOpen?: (source: SlogSource) => void;
 }
 
@@ -187,7 +187,7 @@ export async function statsOf(
     () => {
       // Made for each read: a slog read again after a restart finds its stalls once.
       const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames, stallSeconds: input.stallSeconds });
-      return { value: made, sink: made, observe: (entry: SlogEntry) => made.observe(entry) };
+      return { value: made, sink: made, observe: (entry: SlogEntry, _line: number, place: ModelPlace) => made.observe(entry, place) };
     },
     { bigStrings: true },
   );
@@ -276,7 +276,7 @@ export function analysisPass(
   input: AnalysisInput,
   reads: Reads,
   sink: ExecutionSink,
-  observe?: (entry: SlogEntry, line: number) => void,
+  observe?: EntryObserver,
 ): Promise<AnalysisPassResult> {
   return pass(input, reads, sink, observe ? { observe } : {});
 }
@@ -299,6 +299,6 @@ export function restartableAnalysisPass<T>(
  * The trace: every execution of every crank (one a restart abandoned too, as
  * it ran), written as the slog is read.
  */
-export function tracePass(input: AnalysisInput, sink: CrankSink, observe: (entry: SlogEntry, line: number) => void): Promise<PassResult> {
+export function tracePass(input: AnalysisInput, sink: CrankSink, observe: EntryObserver): Promise<PassResult> {
   return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink, observe });
 }

@@ -12,7 +12,7 @@
  * result says how the lines were read (`read`, as the line reader counted).
  */
 import type { Readable } from 'node:stream';
-import { CrankAssembler, type CrankSink, type SinkAnswer } from '../model/assembler.js';
+import { CrankAssembler, type CrankSink, type EntryObserver, type SinkAnswer } from '../model/assembler.js';
 import { MODEL_READS } from '../model/reads.js';
 import type { BigTextScope } from '../scan/big-string.js';
 import { type SlogEntry } from '../scan/entry-types.js';
@@ -62,8 +62,8 @@ export interface PassConfig {
   sink: CrankSink;
   /** How to read: the caller's (pass-settings.ts). */
   settings: PassSettings;
-  /** Sees every entry, in order, before it is assembled into cranks. */
-  observe?: (entry: SlogEntry, line: number) => void;
+  /** Sees every entry, in order, before it is assembled into cranks, with the model's place before it. */
+  observe?: EntryObserver;
   /** Told of each line that is not a slog entry (default: nothing). */
   onBadLine?: (bad: BadLineReport) => void;
   /**
@@ -255,7 +255,7 @@ class Feed {
     if (bad.pending) bad.flush();
     bad.good += 1;
     this.result.entries += 1;
-    if (this.observe) this.observe(entry, line);
+    if (this.observe) this.observe(entry, line, this.assembler);
     return this.assembler.push(entry, line);
   }
 }

@@ -39,7 +39,7 @@
  *   beside the replays (replays.ts); the stalls, when the pass feeds
  *   `observe` (stall-list.ts: over the whole slog, whatever the selection).
  */
-import type { CrankSink } from '../../model/assembler.js';
+import type { CrankSink, ModelPlace } from '../../model/assembler.js';
 import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
 import { isDelivery, isReplay, syscallName } from '../../model/crank.js';
 import { vatOf } from '../../scan/entry-types.js';
@@ -297,9 +297,9 @@ export class SlogAggregator implements CrankSink {
    * `observe` hook): finds the stalls. Without it the aggregate has no
    * `stalls`.
    */
-  observe(entry: SlogEntry): void {
+  observe(entry: SlogEntry, place: ModelPlace): void {
     this.observed = true;
-    this.stalls.observe(entry);
+    this.stalls.observe(entry, place);
   }
 
   /** The open crank spills: its held syscalls are folded apart (model/assembler.ts). */

@@ -7,6 +7,7 @@
  * slog read twice after a restart counts each stall once.
  */
 import { StallDetector, STALL_SECONDS, type Stall } from '../../model/stalls.js';
+import type { ModelPlace } from '../../model/assembler.js';
 import type { SlogEntry } from '../../scan/entry-types.js';
 import { TopN } from '../common/top-n.js';
 
@@ -44,9 +45,9 @@ export class StallList {
     this.longest = new TopN<Kept>(max, (a, b) => b.stall.micros - a.stall.micros || a.index - b.index);
   }
 
-  /** The slog's next entry, in slog order (the pass's `observe`). */
-  observe(entry: SlogEntry): void {
-    this.detector.observe(entry);
+  /** The slog's next entry, in slog order, and the model's place before it (the pass's `observe`). */
+  observe(entry: SlogEntry, place: ModelPlace): void {
+    this.detector.observe(entry, place);
   }
 
   private add(stall: Stall): void {
