@@ -376,45 +376,56 @@ export class SlogAggregator implements CrankSink {
     let computrons: number | undefined;
     if (crank.spilled !== undefined) this.addSpilled(crank);
     const all = this.allSyscalls;
-    for (const item of crank.items) {
-      if (item.kind === 'entry') {
-        this.replays.entry(item.entry);
-        this.snapshots.entry(item.entry);
-      }
-      // A vat paged in: its replayed transcript is not this crank's work.
-      if (isReplay(item)) continue;
+    const items = crank.items;
+    for (let i = 0; i < items.length; i += 1) {
+      const item = items[i] as CrankItem;
       if (item.kind === 'syscall') {
-        const acc = this.syscallAcc(syscallName(item));
-        if (item.result) {
-          const micros = item.seconds * 1_000_000;
-          if (acc.times.countMicros(micros)) {
-            all.times.countMicros(micros);
-            if (!acc.inCrank) this.touch(acc);
-            if (!all.inCrank) this.touch(all);
-            acc.crankMicros += micros;
-            all.crankMicros += micros;
-          }
-        } else {
-          acc.unanswered += 1;
-          all.unanswered += 1;
-        }
+        // A vat paged in: its replayed transcript is not this crank's work.
+        if (!item.replay) this.addSyscall(item, all);
         continue;
       }
+      // One read of the type per entry; each kind's fields read where its type is known.
       const entry = item.entry;
-      if (entry.type === 'deliver') {
-        pending = entry as DeliverEntry;
-      } else if (entry.type === 'deliver-result') {
-        const result = entry as DeliverResultEntry;
-        if (pending) {
-          this.addDelivery(vat, vatID, pending, result);
-          deliveries += 1;
-        } else this.addLoneResult(vat, vatID, result);
-        if (result.computrons !== undefined) computrons = (computrons ?? 0) + result.computrons;
-        pending = undefined;
+      switch (entry.type) {
+        case 'deliver':
+          if ((entry as DeliverEntry).replay === true) this.replays.entry(entry);
+          else pending = entry as DeliverEntry;
+          break;
+        case 'deliver-result': {
+          const result = entry as DeliverResultEntry;
+          if (result.replay === true) break;
+          if (pending) {
+            this.addDelivery(vat, vatID, pending, result);
+            deliveries += 1;
+          } else this.addLoneResult(vat, vatID, result);
+          if (result.computrons !== undefined) computrons = (computrons ?? 0) + result.computrons;
+          pending = undefined;
+          break;
+        }
+        default:
+          this.replays.entry(entry);
+          this.snapshots.entry(entry);
       }
     }
     this.triggers.add(crank, deliveries, computrons);
     this.endCrank();
+  }
+
+  /** A live syscall of a selected crank: its time to its type's and all syscalls' sums (the crank's, taken at its end). */
+  private addSyscall(item: SyscallPair, all: SyscallAcc): void {
+    const acc = this.syscallAcc(syscallName(item));
+    if (!item.result) {
+      acc.unanswered += 1;
+      all.unanswered += 1;
+      return;
+    }
+    const micros = item.seconds * 1_000_000;
+    if (!acc.times.countMicros(micros)) return;
+    all.times.countMicros(micros);
+    if (!acc.inCrank) this.touch(acc);
+    if (!all.inCrank) this.touch(all);
+    acc.crankMicros += micros;
+    all.crankMicros += micros;
   }
 
   private syscallAcc(type: string): SyscallAcc {

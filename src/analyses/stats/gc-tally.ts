@@ -4,7 +4,7 @@
  * time (`crank.deliveryTimes`' gcMicros: the worker's time before the
  * delivery's first syscall), summed and the largest.
  */
-import type { Crank } from '../../model/crank.js';
+import type { Crank, DeliveryTimes } from '../../model/crank.js';
 import { NO_VAT } from '../../model/vats.js';
 
 /** The bringOutYourDead deliveries of one vat. */
@@ -33,7 +33,9 @@ export class GcTally {
 
   /** A selected crank: its bringOutYourDead deliveries, each under its own vat (else the crank's). */
   add(crank: Crank): void {
-    for (const d of crank.deliveryTimes) {
+    const times = crank.deliveryTimes;
+    for (let i = 0; i < times.length; i += 1) {
+      const d = times[i] as DeliveryTimes;
       if (d.dispatch !== 'bringOutYourDead') continue;
       const vatID = d.vatID ?? crank.vatID ?? NO_VAT;
       let acc = this.byVat.get(vatID);
