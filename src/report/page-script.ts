@@ -68,9 +68,11 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // ---- tables ----
+  /** A cell's number, in its unit's smallest (stats prints readable times and sizes: 1.02 s, 36.21 ms, 902 \u00b5s, 14.1 MB). */
+  var UNIT_SCALE = { '\u00b5s': 1, ms: 1e3, s: 1e6, kB: 1e3, MB: 1e6 };
   function cellNumber(text) {
-    var m = /^[+-]?\d+(\.\d+)?/.exec(text);
-    return m ? parseFloat(m[0]) : NaN;
+    var m = /^([+-]?\d+(?:\.\d+)?)(?: ?(\u00b5s|ms|s|kB|MB)(?![A-Za-z]))?/.exec(text);
+    return m ? parseFloat(m[1]) * (m[2] ? UNIT_SCALE[m[2]] : 1) : NaN;
   }
   function sortBy(table, col, th) {
     var body = table.tBodies[0];
