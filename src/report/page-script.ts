@@ -5,7 +5,7 @@
  *
  * For tests and for people poking at a report, it leaves on
  * `window.slogReport`: `ready` (true once everything is drawn), `errors`,
- * `charts`, one per chart: its id, title, `stacked` (crank time by part), points (x values given to
+ * `charts`, one per chart: its id, title, `note` (drawn under it), `stacked` (crank time by part), points (x values given to
  * uPlot), lines, drawnSeries (uPlot's series: x, each line, and its
  * minimum and maximum when a point covers several buckets), and `draws`
  * (how many times uPlot drew it); and `zoom()`,
@@ -167,7 +167,7 @@ export const PAGE_SCRIPT = String.raw`
   function drawChart(chart) {
     var box = h('div', { class: 'chart', id: 'chart-' + chart.id, 'data-chart': chart.id });
     $('charts-body').appendChild(box);
-    var info = { id: chart.id, title: chart.title, points: 0, lines: chart.series.length, draws: 0 };
+    var info = { id: chart.id, title: chart.title, note: undefined, points: 0, lines: chart.series.length, draws: 0 };
     var data = [chart.x];
     var series = [{ label: 'bucket', value: function (u, v, si, i) { return i === null || i === undefined ? '--' : chart.labels[i]; } }];
     var bands = [];
@@ -208,6 +208,10 @@ export const PAGE_SCRIPT = String.raw`
       hooks: { draw: [function () { info.draws += 1; }], setScale: [syncZoom] },
     };
     var u = new uPlot(opts, data, box);
+    if (chart.note) {
+      box.appendChild(h('p', { class: 'note chart-note', text: chart.note }));
+      info.note = chart.note;
+    }
     var legendRows = u.root.querySelectorAll('.u-legend .u-series');
     hidden.forEach(function (i) { if (legendRows[i]) legendRows[i].style.display = 'none'; });
     info.points = u.data[0].length;

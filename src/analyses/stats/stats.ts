@@ -13,7 +13,7 @@ import { gcTable } from './gc-table.js';
 import { partsByVatTable, partsTable } from './parts-table.js';
 import { snapshotTable } from './snapshot-table.js';
 import { stallsTable } from './stalls-table.js';
-import { left, pct, right, time, vatName } from './table-cells.js';
+import { left, pct, right, time, vatName, type StatsTable } from './table-cells.js';
 
 export type StatsFormat = 'text' | 'markdown';
 
@@ -26,7 +26,7 @@ function spanText(span: TimeSpan): string {
   return `${(span.micros / 1_000_000).toFixed(6)} s (${iso(span.first)} to ${iso(span.last)})`;
 }
 
-function totalsTable(agg: SlogAggregate, slog: string): Table {
+function totalsTable(agg: SlogAggregate, slog: string): StatsTable {
   const rows: string[][] = [['slog', slog], ['selection', agg.selection]];
   const { cranks } = agg;
   const selected = cranks.selected === cranks.seen ? `${cranks.selected}` : `${cranks.selected} of ${cranks.seen}`;
@@ -51,10 +51,10 @@ function totalsTable(agg: SlogAggregate, slog: string): Table {
   if (a.cranks) {
     rows.push(['abandoned by a restart (not counted above)', `${a.cranks} cranks, ${a.deliveries} deliveries, ${a.syscalls} syscalls (${time(a.crankTime)})`]);
   }
-  return { title: 'Totals', columns: [left('what'), left('value')], rows };
+  return { title: 'Totals', columns: [left('what'), left('value')], rows, totals: 0 };
 }
 
-function syscallTable(agg: SlogAggregate): Table {
+function syscallTable(agg: SlogAggregate): StatsTable {
   const rows = [...agg.syscallsByType, agg.syscalls].map((s) => [
     s.type === '*' ? 'all' : s.type,
     `${s.count}`,
@@ -65,6 +65,7 @@ function syscallTable(agg: SlogAggregate): Table {
     time(s.max),
   ]);
   return {
+    totals: 1,
     title: 'Syscalls by type',
     columns: [left('syscall'), right('count'), right('total'), right('mean'), right('p50'), right('p95'), right('max')],
     rows,
@@ -79,7 +80,7 @@ function deliveryRow(d: DeliveryStats, withMethod: boolean, withComputrons: bool
   return row;
 }
 
-function deliveryTable(agg: SlogAggregate, withMethod: boolean): Table {
+function deliveryTable(agg: SlogAggregate, withMethod: boolean): StatsTable {
   const withComputrons = agg.computrons !== undefined;
   const columns = [left('vat'), left('name')];
   if (withMethod) columns.push(left('method'));
@@ -90,6 +91,7 @@ function deliveryTable(agg: SlogAggregate, withMethod: boolean): Table {
   );
   rows.push(deliveryRow(agg.deliveries, withMethod, withComputrons));
   return {
+    totals: 1,
     title: withMethod ? 'Deliveries by vat and method' : 'Deliveries by vat',
     columns,
     rows,
@@ -97,7 +99,7 @@ function deliveryTable(agg: SlogAggregate, withMethod: boolean): Table {
   };
 }
 
-function vatTable(agg: SlogAggregate): Table {
+function vatTable(agg: SlogAggregate): StatsTable {
   const withComputrons = agg.computrons !== undefined;
   const columns = [left('vat'), left('name'), right('deliver'), right('notify'), right('other'), right('cranks'), right('crank time')];
   if (withComputrons) columns.push(right('computrons'));
@@ -111,6 +113,7 @@ function vatTable(agg: SlogAggregate): Table {
   if (withComputrons) total.push(`${agg.computrons}`);
   rows.push(total);
   return {
+    totals: 1,
     title: 'Delivery cranks by vat',
     columns,
     rows,
@@ -129,7 +132,7 @@ function pagedInAny(agg: SlogAggregate): boolean {
 }
 
 /** Page-ins (from the cranks' parts) and replays (from start-replay to finish-replay) per vat: one table, as each page-in replays. */
-function pageInTable(agg: SlogAggregate): Table {
+function pageInTable(agg: SlogAggregate): StatsTable {
   const row = (vatID: string, name: string, r: Omit<ReplayStats, 'vatID' | 'vatName'>): string[] => [
     vatID,
     name,
@@ -151,6 +154,7 @@ function pageInTable(agg: SlogAggregate): Table {
     }),
   );
   return {
+    totals: 1,
     title: 'Page-ins and replays by vat',
     columns: [left('vat'), left('name'), right('page-ins'), right('page-in time'), right('replays'), right('replayed deliveries'), right('replay time')],
     rows,
@@ -159,7 +163,7 @@ function pageInTable(agg: SlogAggregate): Table {
 }
 
 /** Cranks, deliveries and computrons by the trigger of their chain run (chain slogs only). */
-function triggerTable(agg: SlogAggregate): Table {
+function triggerTable(agg: SlogAggregate): StatsTable {
   const withComputrons = agg.computrons !== undefined;
   const columns = [left('trigger'), right('cranks'), right('deliveries'), right('crank time')];
   if (withComputrons) columns.push(right('computrons'), right('share'));
@@ -174,6 +178,7 @@ function triggerTable(agg: SlogAggregate): Table {
   if (withComputrons) total.push(`${all}`, all > 0 ? pct(1) : '');
   rows.push(total);
   return {
+    totals: 1,
     title: 'Deliveries by run trigger',
     columns,
     rows,
@@ -182,7 +187,7 @@ function triggerTable(agg: SlogAggregate): Table {
 }
 
 /** Every table of `slogulate stats`, in print order. */
-export function statsTables(agg: SlogAggregate, slog: string): Table[] {
+export function statsTables(agg: SlogAggregate, slog: string): StatsTable[] {
   const tables = [totalsTable(agg, slog), partsTable(agg), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg), partsByVatTable(agg)];
   if (agg.deliveriesByTrigger.length) tables.push(triggerTable(agg));
   if (replayedAny(agg) || pagedInAny(agg)) tables.push(pageInTable(agg));
