@@ -159,12 +159,20 @@ const topTables = (page: Page, role: string): Promise<Array<{ key: string; rows:
 
 const FIELDS = ['crankNum', 'vatID', 'vatName', 'totalMicros', 'localMicros', 'localPercent', 'syscallMicros', 'syscallPercent', 'syscallCount'] as const;
 
+/** Whole µs as the page shows them, written apart from the page's script: `1.89 s`, `36.21 ms`, `902 µs`. */
+function readableMicros(us: number): string {
+  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
+  if (us >= 1e3) return `${(us / 1e3).toFixed(2)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
 function expectedTables(top: TopResult): Array<{ key: string; rows: Array<Record<string, string>> }> {
   return top.rankings.map((r) => ({
     key: r.key,
     rows: r.cranks.map((c) => {
       const row: Record<string, string> = {};
-      for (const f of FIELDS) row[f] = String(c[f] ?? '');
+      // Times in a readable unit (the exact µs in the cell's title: topTitles).
+      for (const f of FIELDS) row[f] = f.endsWith('Micros') ? readableMicros(c[f] as number) : String(c[f] ?? '');
       if (top.hasComputrons) row.computrons = c.computrons === undefined ? '' : String(c.computrons);
       return row;
     }),
@@ -326,6 +334,9 @@ describe('the report of one slog, in a browser', () => {
     const top = await topOf(slogPath(slog), 5);
     expect(top.hasComputrons).toBe(true);
     expect(await topTables(page, 'slog')).toEqual(expectedTables(top));
+    // Each time's exact µs, as top --json gives it, in its cell's title.
+    const titles = await page.locator('#top-slog-total td[data-field="totalMicros"]').evaluateAll((tds) => tds.map((td) => td.getAttribute('title')));
+    expect(titles).toEqual(top.rankings.find((r) => r.key === 'total')?.cranks.map((c) => `${c.totalMicros} µs`));
     expect(await page.locator('#top-slog .tabs button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.key))).toEqual(top.rankings.map((r) => r.key));
 
     const first = top.rankings[0]?.cranks[0];
