@@ -284,6 +284,20 @@ describe('slogulate report: what it reads', () => {
     expect(mixed.charts[0]?.x.length).toBeGreaterThanOrEqual(50);
   });
 
+  it('with --compare, pins a table\'s last row only when it is its totals: replays of two chain slogs, their all-vats row counted by a plain loop', async () => {
+    const [base, head] = [join(SHARED, 'real', 'chain-A.slog'), join(SHARED, 'real', 'restart-replay.slog')];
+    const data = (await collectReport({ runs: [[base], [head]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] })).data;
+    const replayed = (file: string): number => readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"deliver"') && l.includes('"replay":true')).length;
+    const tables = data.compare?.tables ?? [];
+    const replays = tables.find((t) => t.id === 'compare-replays');
+    expect(replays?.footer).toBe(1);
+    expect(replays?.rows.at(-1)?.slice(0, 3)).toEqual(['all vats', String(replayed(base)), String(replayed(head))]);
+    // A footer is a totals row; a table that ends with a vat's, a method's or a percentile's row has none.
+    for (const t of tables) if (t.footer) expect(t.rows.at(-1)?.[0], t.id).toMatch(/^all\b/);
+    expect(tables.find((t) => t.id === 'compare-deliveriesByVatMethod')?.footer).toBe(0);
+    for (const side of data.sides) for (const t of side.tables) expect(t.footer, t.title).toBe(t.rows.at(-1)?.[0] === 'all' ? 1 : 0);
+  }, 60_000);
+
   it('keeps the big slog\'s report to a few hundred KB', async () => {
     const html = join(dir, 'big.html');
     const r = await runInProcess(['report', join(SHARED, 'big-local-1200.slog.gz'), '-o', html]);

@@ -115,6 +115,9 @@ export interface ReportInput {
   thresholds?: ThresholdResult[];
 }
 
+/** The compare sections that end with a totals row. */
+const TOTALS_SECTIONS = new Set(['deliveriesByVat', 'syscallsByType', 'computronsByVat', 'replays']);
+
 /** Rows of a table at most (the largest first); `stats` has them all. */
 export const MAX_TABLE_ROWS = 500;
 /** Lines of a crank's text at most. */
@@ -416,7 +419,8 @@ export function reportData(input: ReportInput): ReportData {
     const tables: ReportTable[] = [];
     if (results.length) tables.push({ ...thresholdTable(results), id: 'compare-thresholds', footer: 0 });
     for (const { section, table } of sectionTables(input.comparison, { changedOnly: false, timeRows: 20 })) {
-      const footer = section.id === 'deliveriesByVat' || section.id === 'syscallsByType' || section.id === 'computronsByVat' ? 1 : 0;
+      // The sections whose last row is their totals (`all`, `all vats`); the others' last row is a vat's, a method's, a percentile's.
+      const footer = TOTALS_SECTIONS.has(section.id) && /^all\b/.test(table.rows.at(-1)?.[0] ?? '') ? 1 : 0;
       tables.push(limitRows(table, `compare-${section.id}`, footer));
     }
     const notes = [
