@@ -138,7 +138,7 @@ describe('--version, top -o, stats -o, stats without cranks', () => {
     expect((await runMain(['top', noCranks])).stderr).toBe(`slogulate: ${noCranks}: holds no cranks\n`);
     expect(r.stdout).toMatch(/^Totals:\n/);
     expect(r.stdout).toMatch(/\ncranks +0\n/);
-    expect(r.stdout).toMatch(/\nSyscalls by type:\n.*\nall +0 +0 +0 +0 +0 +0\n/);
+    expect(r.stdout).toMatch(/\nSyscalls by type:\n.*\nall +0 +0 µs +0 µs +0 µs +0 µs +0 µs\n/);
     expect(r.stdout).toContain('\nDelivery cranks by vat:\n');
     const selected = await runMain(['stats', '--cranks', '999999-', f]);
     expect(selected.stdout).toMatch(/\ncranks +0 of \d+\n/);

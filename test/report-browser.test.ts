@@ -21,6 +21,7 @@ import { emptyAnnotations } from '../src/model/annotations.js';
 import { reportHtml } from '../src/report/html.js';
 import { chainViewOf } from '../src/run/chain.js';
 import { collectReport } from '../src/run/report.js';
+import type { ChartView } from '../src/report/report-data.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
@@ -158,12 +159,20 @@ const topTables = (page: Page, role: string): Promise<Array<{ key: string; rows:
 
 const FIELDS = ['crankNum', 'vatID', 'vatName', 'totalMicros', 'localMicros', 'localPercent', 'syscallMicros', 'syscallPercent', 'syscallCount'] as const;
 
+/** Whole µs as the page shows them, written apart from the page's script: `1.89 s`, `36.21 ms`, `902 µs`. */
+function readableMicros(us: number): string {
+  if (us >= 1e6) return `${(us / 1e6).toFixed(2)} s`;
+  if (us >= 1e3) return `${(us / 1e3).toFixed(2)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
 function expectedTables(top: TopResult): Array<{ key: string; rows: Array<Record<string, string>> }> {
   return top.rankings.map((r) => ({
     key: r.key,
     rows: r.cranks.map((c) => {
       const row: Record<string, string> = {};
-      for (const f of FIELDS) row[f] = String(c[f] ?? '');
+      // Times in a readable unit (the exact µs in the cell's title: topTitles).
+      for (const f of FIELDS) row[f] = f.endsWith('Micros') ? readableMicros(c[f] as number) : String(c[f] ?? '');
       if (top.hasComputrons) row.computrons = c.computrons === undefined ? '' : String(c.computrons);
       return row;
     }),
@@ -226,7 +235,7 @@ describe('the report of one slog, in a browser', () => {
     for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
   });
 
-  it('plots the slog\'s own figures: a hovered bucket\'s deliveries, syscalls, computrons and crank time', async () => {
+  it('plots the slog\'s own figures: a hovered bucket\'s deliveries, syscalls, computrons and crank time, per crank', async () => {
     const { page } = opened;
     // Counted apart from the program: a plain loop over the slog's lines.
     const cranks = crankFacts(slogPath(slog));
@@ -256,7 +265,9 @@ describe('the report of one slog, in a browser', () => {
         expect(bucket, id).not.toBeNull();
         const [from, to] = [Number(bucket?.[1]), Number(bucket?.[2])];
         seen.add(`${from}-${to}`);
-        const expected = cranks.filter((c) => c.crankNum >= from && c.crankNum <= to).reduce((n, c) => n + figure(c), 0);
+        // Per crank: the bucket's sum over its cranks (crank time over the finished ones).
+        const inBucket = cranks.filter((c) => c.crankNum >= from && c.crankNum <= to && (id !== 'crankTime' || c.ms !== undefined));
+        const expected = inBucket.reduce((n, c) => n + figure(c), 0) / inBucket.length;
         const { value, within } = shown((await legend.nth(1).locator('.u-value').textContent()) ?? '');
         expect(Math.abs(value - expected), `${id}, cranks ${from}-${to}: ${value} shown, ${expected} in the slog`).toBeLessThanOrEqual(within);
       }
@@ -287,7 +298,8 @@ describe('the report of one slog, in a browser', () => {
       expect(bucket).not.toBeNull();
       const [from, to] = [Number(bucket?.[1]), Number(bucket?.[2])];
       const cranks = split.filter((c) => (c.crankNum as number) >= from && (c.crankNum as number) <= to);
-      const ms = (f: (c: LoopCrank) => number): number => cranks.reduce((n, c) => n + f(c), 0) / 1000;
+      // Per crank: the bucket's sums over its cranks (every crank of a-xs-3 has its start and finish).
+      const ms = (f: (c: LoopCrank) => number): number => cranks.reduce((n, c) => n + f(c), 0) / 1000 / cranks.length;
       for (const [label, want] of [
         ['page-in', ms((c) => c.pageIn)],
         ['syscall', ms((c) => c.syscall)],
@@ -322,6 +334,9 @@ describe('the report of one slog, in a browser', () => {
     const top = await topOf(slogPath(slog), 5);
     expect(top.hasComputrons).toBe(true);
     expect(await topTables(page, 'slog')).toEqual(expectedTables(top));
+    // Each time's exact µs, as top --json gives it, in its cell's title.
+    const titles = await page.locator('#top-slog-total td[data-field="totalMicros"]').evaluateAll((tds) => tds.map((td) => td.getAttribute('title')));
+    expect(titles).toEqual(top.rankings.find((r) => r.key === 'total')?.cranks.map((c) => `${c.totalMicros} µs`));
     expect(await page.locator('#top-slog .tabs button').evaluateAll((bs) => bs.map((b) => (b as HTMLElement).dataset.key))).toEqual(top.rankings.map((r) => r.key));
 
     const first = top.rankings[0]?.cranks[0];
@@ -561,5 +576,162 @@ describe('the report of a chain slog, in a browser: a point per block', () => {
     // The charts alone: docs/report.md's picture (docs/img/report-chain.png) is this file.
     await page.mouse.move(0, 0);
     await page.locator('#charts').screenshot({ path: join(OUT, 'report-chain-charts.png') });
+  });
+});
+
+/** Cranks per bucket by default, as docs/report.md says: the largest of these that makes 50 buckets of `cranks`, else 1. */
+const defaultEvery = (cranks: number): number => [250, 125, 50, 25, 10, 5, 2, 1].find((n) => Math.ceil(cranks / n) >= 50) ?? 1;
+
+/** A value as the chart's legend shows it (`0.67`, `1.23M`, `4.5 ms`), and half its last digit. */
+function shownValue(text: string): { value: number; within: number } {
+  const m = /^(-?\d+(?:\.(\d+))?)(k|M|G)?(?: ms)?$/.exec(text);
+  if (!m) throw new Error(`not a value: ${JSON.stringify(text)}`);
+  const scale = { '': 1, k: 1e3, M: 1e6, G: 1e9 }[m[3] ?? ''] as number;
+  return { value: Number(m[1]) * scale, within: (0.5 * scale) / 10 ** (m[2]?.length ?? 0) + 1e-9 };
+}
+
+describe('the default buckets of short slogs, in a browser: enough points, and the last bucket per crank', () => {
+  it('a-local-3 alone: about 50 points or more, the last, partial bucket as high as its cranks make it (per crank), said under each chart', async () => {
+    const slog = 'a-local-3';
+    const file = join(OUT, 'report-short.html');
+    const r = await runInProcess(['report', `${slog}.slog`, '-o', file]);
+    expect(r.status).toBe(0);
+    const { page, problems } = await openReport(file);
+    expect(problems).toEqual([]);
+    // Counted apart from the program: a plain loop over the slog's lines.
+    const cranks = crankFacts(slogPath(slog));
+    const every = defaultEvery(cranks.length);
+    expect(every).toBe(5);
+    const points = Math.ceil(cranks.length / every);
+    expect(points).toBeGreaterThanOrEqual(50);
+    const rest = cranks.length % every;
+    expect(rest).toBeGreaterThan(0);
+    const charts = (await reportState(page)).charts as Array<ChartInfo & { note?: string; title: string }>;
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(points);
+      expect(c.title, c.id).toMatch(/per crank/);
+      expect(c.note, c.id).toContain(`last bucket, ${rest} cranks of ${every}`);
+      // The note is on the page, under its chart.
+      expect(await page.locator(`#chart-${c.id} .chart-note`).textContent(), c.id).toBe(c.note);
+    }
+    expect(await page.locator('#charts-note').textContent()).toMatch(new RegExp(`^Each point is a bucket of ${every} cranks\\.`));
+    // The last point, hovered: the last bucket's cranks, and per crank what the slog's lines give.
+    const last = cranks.slice(-rest);
+    for (const [id, figure] of [
+      ['deliveries', (c: CrankFacts) => c.deliveries],
+      ['syscalls', (c: CrankFacts) => c.syscalls],
+    ] as const) {
+      const over = page.locator(`#chart-${id} .u-over`);
+      await over.scrollIntoViewIfNeeded();
+      const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+      await page.mouse.move(box.x + box.width - 1, box.y + box.height / 2);
+      const legend = page.locator(`#chart-${id} .u-legend .u-series`);
+      expect(await legend.nth(0).locator('.u-value').textContent(), id).toBe(`cranks ${last[0]?.crankNum}-${last.at(-1)?.crankNum}`);
+      const want = last.reduce((n, c) => n + figure(c), 0) / rest;
+      const { value, within } = shownValue((await legend.nth(1).locator('.u-value').textContent()) ?? '');
+      expect(Math.abs(value - want), `${id}: ${value} shown, ${want} per crank in the slog`).toBeLessThanOrEqual(within);
+    }
+    await page.screenshot({ path: join(OUT, 'report-short.png'), fullPage: true });
+  });
+
+  it('two runs of about 300 cranks (--compare): each chart has 50 points or more, both runs on it', async () => {
+    const file = join(OUT, 'report-compare-short.html');
+    const r = await runInProcess(['report', '--compare', 'a-local-3.slog', 'b-local-5.slog', '-o', file]);
+    expect(r.status).toBe(0);
+    const { page, problems } = await openReport(file);
+    expect(problems).toEqual([]);
+    const [a, b] = [crankFacts(slogPath('a-local-3')).length, crankFacts(slogPath('b-local-5')).length];
+    // The two share the larger of the N each would have alone.
+    const every = Math.max(defaultEvery(a), defaultEvery(b));
+    const charts = (await reportState(page)).charts;
+    expect(charts.map((c) => c.id)).toEqual(['crankTime', 'crankParts-base', 'crankParts-head', 'deliveries', 'syscalls']);
+    for (const c of charts) {
+      expect(c.points, c.id).toBe(Math.ceil(Math.max(a, b) / every));
+      expect(c.points, c.id).toBeGreaterThanOrEqual(50);
+      expect(c.lines, c.id).toBe(c.id.startsWith('crankParts') ? STACKED.length : 2);
+    }
+    const pixels = await coloredPixels(page);
+    for (const c of charts) expect(pixels[c.id], c.id).toBeGreaterThan(100);
+  });
+});
+
+describe('chain-A\'s report, in a browser: the bootstrap block out of the computrons chart, readable times, only real totals rows pinned', () => {
+  const slog = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+  let opened: Opened;
+  let data: Awaited<ReturnType<typeof collectReport>>['data'];
+
+  beforeAll(async () => {
+    data = (await collectReport({ runs: [[slog]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] })).data;
+    const file = join(OUT, 'report-chain-A.html');
+    writeFileSync(file, reportHtml(data));
+    opened = await openReport(file);
+  }, 120_000);
+
+  it('leaves the bootstrap block\'s computrons out of the computrons chart, saying so, so the busy blocks fill it', async () => {
+    const { page, problems } = opened;
+    expect(problems).toEqual([]);
+    // The blocks and their computrons by a plain loop over the lines.
+    const blocks = chainFacts(slog).blocks.filter((b) => !b.abandoned);
+    const boot = blocks[0];
+    expect(boot?.bootstrap).toBe(true);
+    const busiest = Math.max(...blocks.slice(1).map((b) => b.computrons));
+    expect(boot?.computrons).toBeGreaterThan(100 * busiest);
+    const chart = data.charts.find((c) => c.id === 'computrons') as ChartView;
+    expect(chart.x[0]).toBe(boot?.height);
+    expect(chart.series[0]?.mean[0]).toBeNull();
+    expect(Math.max(...(chart.series[0]?.mean.filter((v): v is number => v !== null) ?? []))).toBe(busiest);
+    const note = `block ${boot?.height} (bootstrap): cranks ${boot?.firstCrank}-${boot?.lastCrank} is left out: its ${boot?.computrons.toLocaleString('en-US')} computrons`;
+    expect(chart.note).toContain(note);
+    expect(await page.locator('#chart-computrons .chart-note').textContent()).toContain(note);
+    // Drawn: the y axis tops out near the busiest block, not the bootstrap block.
+    const info = ((await reportState(page)).charts as Array<ChartInfo & { yMax: number }>).find((c) => c.id === 'computrons');
+    expect(info?.yMax).toBeGreaterThanOrEqual(busiest);
+    expect(info?.yMax).toBeLessThan(2 * busiest);
+    // The other charts keep the bootstrap block.
+    expect(data.charts.find((c) => c.id === 'deliveries')?.series[0]?.mean[0]).toBe(boot?.deliveries);
+  });
+
+  it('pins only an `all` row when sorting, and sorts readable times by their value', async () => {
+    const { page } = opened;
+    // Every table: a footer only when its last row is stats' `all` totals row.
+    const tables = data.sides[0]?.tables ?? [];
+    expect(tables.length).toBeGreaterThan(5);
+    for (const t of tables) expect(t.footer, t.title).toBe(t.rows.at(-1)?.[0] === 'all' ? 1 : 0);
+    const shown = await page.locator('#tables-slog table').evaluateAll((ts) =>
+      ts.map((t) => ({ foot: Array.from((t as HTMLTableElement).tFoot?.rows ?? []).map((r) => r.cells[0]?.textContent), body: Array.from((t as HTMLTableElement).tBodies[0]?.rows ?? []).map((r) => r.cells[0]?.textContent) })),
+    );
+    for (const t of shown) {
+      expect(t.foot.every((c) => c === 'all')).toBe(true);
+      expect(t.body).not.toContain('all');
+    }
+    // Page-ins and replays: the replays counted by a plain loop (start-replay lines; replayed deliver lines).
+    let replays = 0;
+    let replayed = 0;
+    for (const e of slogEntries(slog)) {
+      if (e.type === 'start-replay') replays += 1;
+      if (e.type === 'deliver' && e.replay === true) replayed += 1;
+    }
+    const table = page.locator('#tables-slog .table', { has: page.locator('h4', { hasText: /^Page-ins and replays by vat$/ }) }).locator('table');
+    const header = await table.locator('thead th').allTextContents();
+    const foot = await table.locator('tfoot td').allTextContents();
+    expect(foot[0]).toBe('all');
+    expect(foot[header.indexOf('replays')]).toBe(String(replays));
+    expect(foot[header.indexOf('replayed deliveries')]).toBe(String(replayed));
+    // Sorted by replay time (`10.89 s`, `463.73 ms`, `76 µs`), largest first: by value, whatever the unit; `all` stays last.
+    const col = header.indexOf('replay time');
+    await table.locator('thead th').nth(col).click();
+    const micros = (text: string): number => {
+      const m = /^(\d+(?:\.\d+)?) (s|ms|µs)$/.exec(text);
+      if (!m) throw new Error(`not a time: ${JSON.stringify(text)}`);
+      return Number(m[1]) * { s: 1e6, ms: 1e3, 'µs': 1 }[m[2] as 's' | 'ms' | 'µs'];
+    };
+    const times = (await table.locator(`tbody tr td:nth-child(${col + 1})`).allTextContents()).map(micros);
+    expect(new Set(await table.locator(`tbody tr td:nth-child(${col + 1})`).allTextContents().then((ts) => ts.map((t) => t.split(' ')[1]))).size).toBeGreaterThan(1);
+    expect(times).toEqual([...times].sort((x, y) => y - x));
+    expect(await table.locator('tfoot td').first().textContent()).toBe('all');
+    // The summary's times are readable too (the JSON and the export keep µs).
+    const summary = new Map(data.sides[0]?.summary);
+    expect(summary.get('delivery crank time')).toMatch(/^\d+\.\d\d s$/);
+    await page.screenshot({ path: join(OUT, 'report-chain-A.png'), fullPage: true });
   });
 });

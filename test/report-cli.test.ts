@@ -103,17 +103,30 @@ describe('slogulate report: usage', () => {
       expect(c.labels, c.id).toEqual([...buckets.values()].map((b) => `cranks ${b[0]?.crankNum}-${b.at(-1)?.crankNum}`));
     }
     const means = (id: string): Array<number | null> => chart(id).series[0]?.mean ?? [];
-    expect(means('deliveries')).toEqual([...buckets.values()].map((b) => sum(b, (c) => c.deliveries)));
-    expect(means('syscalls')).toEqual([...buckets.values()].map((b) => sum(b, (c) => c.syscalls)));
-    expect(means('computrons')).toEqual([...buckets.values()].map((b) => sum(b, (c) => c.computrons)));
-    means('crankTime').forEach((ms, i) => expect(ms, `bucket ${i}`).toBeCloseTo(sum([...buckets.values()][i] as CrankFacts[], (c) => c.ms), 2));
-    // The stack of parts: its top is each bucket's crank time (every crank of this slog has its start and finish), each part rounded to µs.
+    // Per crank: each bucket's sum over its cranks (the last bucket holds fewer than 20; every crank of this slog has its finish).
+    const perCrank = (id: string, f: (c: CrankFacts) => number | undefined, digits: number): void =>
+      means(id).forEach((v, i) => {
+        const b = [...buckets.values()][i] as CrankFacts[];
+        expect(v, `${id} bucket ${i}`).toBeCloseTo(sum(b, f) / b.length, digits);
+      });
+    perCrank('deliveries', (c) => c.deliveries, 3);
+    perCrank('syscalls', (c) => c.syscalls, 2);
+    perCrank('computrons', (c) => c.computrons, 1);
+    perCrank('crankTime', (c) => c.ms, 2);
+    const last = [...buckets.values()].at(-1) as CrankFacts[];
+    expect(last.length).toBeLessThan(every);
+    for (const id of ['crankTime', 'crankParts', 'computrons', 'deliveries', 'syscalls']) {
+      expect(chart(id).title, id).toMatch(/per crank/);
+      expect(chart(id).note, id).toContain(`last bucket, ${last.length} cranks of ${every}`);
+    }
+    // The stack of parts: its top is each bucket's crank time per crank, each part rounded to µs.
     const stack = chart('crankParts');
     expect(stack.stacked).toBe(true);
     expect(stack.series.map((l) => l.label)).toEqual(['page-in', 'vat', 'syscall', 'pipe', 'snapshot', 'kernel', 'unknown']);
     stack.x.forEach((_, i) => {
       const top = stack.series.reduce((n, l) => n + (l.mean[i] ?? 0), 0);
-      expect(Math.abs(top - sum([...buckets.values()][i] as CrankFacts[], (c) => c.ms)), `bucket ${i}`).toBeLessThanOrEqual(0.01);
+      const b = [...buckets.values()][i] as CrankFacts[];
+      expect(Math.abs(top - sum(b, (c) => c.ms) / b.length), `bucket ${i}`).toBeLessThanOrEqual(0.01);
     });
     // A vat's heap: its last usage report by the bucket's end, carried over while it gets no delivery.
     for (const [id, field] of [
@@ -135,8 +148,9 @@ describe('slogulate report: usage', () => {
     expect(summary.get('cranks')).toBe(String(cranks.length));
     expect(summary.get('delivery cranks')).toBe(String(cranks.filter((c) => c.crankType === 'delivery').length));
     expect(summary.get('routing cranks')).toBe(String(cranks.filter((c) => c.crankType === 'routing').length));
-    expect(summary.get('deliveries')).toMatch(new RegExp(`^${sum(cranks, (c) => c.deliveries)} \\(\\d+µs\\)$`));
-    expect(summary.get('syscalls')).toMatch(new RegExp(`^${sum(cranks, (c) => c.syscalls)} \\(\\d+µs\\)$`));
+    // Times in a readable unit, as stats prints them.
+    expect(summary.get('deliveries')).toMatch(new RegExp(`^${sum(cranks, (c) => c.deliveries)} \\(\\d+\\.\\d\\d (?:s|ms)\\)$`));
+    expect(summary.get('syscalls')).toMatch(new RegExp(`^${sum(cranks, (c) => c.syscalls)} \\(\\d+\\.\\d\\d (?:s|ms)\\)$`));
     expect(summary.get('computrons')).toBe(String(sum(cranks, (c) => c.computrons)));
   });
 });
@@ -259,10 +273,30 @@ describe('slogulate report: what it reads', () => {
     expect(both.axis).toBe('block');
     expect(both.charts[0]?.x).toEqual([1, 2, 3, 4]);
     expect(both.charts[0]?.series.length).toBe(2);
+    // Not both with blocks: every N cranks, N the larger of the two each would have alone (the largest of 250, 125, 50, 25, 10, 5, 2, 1
+    // that makes 50 buckets of its cranks: a run stops its smaller N once one makes 50), so that the shorter still gets several points.
     const mixed = await compare(chain, slogPath('a-local-3'));
-    expect(mixed.axis).toBe('crank number (first crank of each bucket of 250 cranks)');
-    expect(mixed.charts[0]?.x).toEqual([0, 250]);
+    const alone = (n: number): number => [250, 125, 50, 25, 10, 5, 2, 1].find((k) => Math.ceil(n / k) >= 50) ?? 1;
+    const local = readFileSync(slogPath('a-local-3'), 'utf8').split('\n').filter((l) => l.startsWith('{"type":"crank-start"')).length;
+    const shared = Math.max(alone(cranks), alone(local));
+    expect(mixed.axis).toBe(`crank number (first crank of each bucket of ${shared} cranks)`);
+    expect(mixed.charts[0]?.x).toEqual(Array.from({ length: Math.ceil(Math.max(cranks, local) / shared) }, (_, i) => i * shared));
+    expect(mixed.charts[0]?.x.length).toBeGreaterThanOrEqual(50);
   });
+
+  it('with --compare, pins a table\'s last row only when it is its totals: replays of two chain slogs, their all-vats row counted by a plain loop', async () => {
+    const [base, head] = [join(SHARED, 'real', 'chain-A.slog'), join(SHARED, 'real', 'restart-replay.slog')];
+    const data = (await collectReport({ runs: [[base], [head]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [] })).data;
+    const replayed = (file: string): number => readFileSync(file, 'utf8').split('\n').filter((l) => l.includes('"type":"deliver"') && l.includes('"replay":true')).length;
+    const tables = data.compare?.tables ?? [];
+    const replays = tables.find((t) => t.id === 'compare-replays');
+    expect(replays?.footer).toBe(1);
+    expect(replays?.rows.at(-1)?.slice(0, 3)).toEqual(['all vats', String(replayed(base)), String(replayed(head))]);
+    // A footer is a totals row; a table that ends with a vat's, a method's or a percentile's row has none.
+    for (const t of tables) if (t.footer) expect(t.rows.at(-1)?.[0], t.id).toMatch(/^all\b/);
+    expect(tables.find((t) => t.id === 'compare-deliveriesByVatMethod')?.footer).toBe(0);
+    for (const side of data.sides) for (const t of side.tables) expect(t.footer, t.title).toBe(t.rows.at(-1)?.[0] === 'all' ? 1 : 0);
+  }, 60_000);
 
   it('keeps the big slog\'s report to a few hundred KB', async () => {
     const html = join(dir, 'big.html');

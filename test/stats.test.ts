@@ -25,6 +25,14 @@ interface Entry {
   dr?: [string, unknown, { compute?: number } | null];
 }
 
+/** Whole µs as the text tables print them, written apart from render/format.ts: `112.05 s`, `36.21 ms`, `902 µs`. */
+function readable(us: number): string {
+  const two = (x: number): string => (Math.round(x * 100) / 100).toFixed(2);
+  if (Math.abs(us) >= 1e6) return `${two(us / 1e6)} s`;
+  if (Math.abs(us) >= 1e3) return `${two(us / 1e3)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
 /** Durations (µs) and what the tables print of them. */
 class Durations {
   readonly values: number[] = [];
@@ -254,20 +262,25 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
     const tables = older.map((title) => printed[titles.indexOf(title)] as string);
     // Syscalls: every line as long as the header (right-aligned last column), figures as the loop's.
     const [, header, ...rows] = (tables[1] as string).split('\n');
-    expect(header).toMatch(/^syscall +count +total µs +mean µs +p50 µs +p95 µs +max µs$/);
+    expect(header).toMatch(/^syscall +count +total +mean +p50 +p95 +max$/);
     for (const row of rows) expect(row.length).toBe((header as string).length);
     for (const [type, d] of plain.syscalls) {
       const row = rows.find((l) => l.startsWith(`${type} `));
-      expect(row?.split(/ +/)).toEqual([
+      expect(row?.split(/  +/)).toEqual([
         type,
         `${d.count}`,
-        d.total.toFixed(0),
-        (d.total / d.count).toFixed(0),
-        `${d.percentile(50)}`,
-        `${d.percentile(95)}`,
-        d.max.toFixed(0),
+        readable(d.total),
+        readable(d.total / d.count),
+        readable(d.percentile(50)),
+        readable(d.percentile(95)),
+        readable(d.max),
       ]);
     }
+    // No time in raw µs: each in a readable unit (the JSON has the exact µs).
+    expect(r.stdout).not.toMatch(/\d{4,}µs|\d{4,} µs/);
+    const deliveryTime = [...plain.vats.values()].reduce((n, v) => n + v.crankTime, 0);
+    expect(tables[0]).toMatch(new RegExp(`\\ndelivery crank time +${readable(deliveryTime).replace('.', '\\.')}\\n`));
+    expect(tables[0]).toMatch(new RegExp(`\\ndeliveries +${plain.allDeliveries.count} \\(${readable(plain.allDeliveries.total).replace('.', '\\.')}\\)\\n`));
     // Computrons columns only where the slog has computrons.
     const withComputrons = plain.allDeliveries.computrons !== undefined;
     expect((tables[2] as string).split('\n')[1]?.endsWith('computrons')).toBe(withComputrons);
@@ -284,6 +297,9 @@ describe('stats: formats and edge cases', () => {
     const text = await runInProcess(['stats', 'a-xs-3.slog']);
     const md = await runInProcess(['stats', '--format', 'markdown', 'a-xs-3.slog']);
     expect(md.status).toBe(0);
+    // Markdown is for people too: readable times, as the text.
+    expect(md.stdout).not.toMatch(/\d{4,} ?µs/);
+    expect(md.stdout).toMatch(/\| delivery crank time \| \d+\.\d\d (?:s|ms) \|/);
     const tables = md.stdout.trimEnd().split('\n\n### ');
     const textTables = text.stdout.trimEnd().split('\n\n');
     expect(tables).toHaveLength(textTables.length);

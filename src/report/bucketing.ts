@@ -20,6 +20,8 @@ export interface BucketKey {
   readonly x: number;
   /** What the bucket is beyond its cranks (`"open vault" round 2`, `block 1234`); none for a plain run of cranks. */
   readonly name?: string;
+  /** The chain's bootstrap block: its computrons (all the vats' setup) would flatten the chart, so the series sets them aside. */
+  readonly bootstrap?: true;
 }
 
 export interface Bucketing {
@@ -37,17 +39,68 @@ export interface Bucketing {
    * choose from (series.ts); absent: always.
    */
   applies?(): boolean;
+  /**
+   * Is this strategy sure to be chosen over every one after it in the list,
+   * whatever the rest of the slog holds? Then the collector stops feeding
+   * those (their series would never be shown). Absent: never.
+   */
+  settled?(): boolean;
+  /** Are the sums of a bucket shown per crank (buckets of a set number of cranks, the last one holding fewer)? Absent: per bucket. */
+  readonly perCrank?: boolean;
+  /** Cranks per bucket, for a strategy that cuts every N cranks. */
+  readonly cranksPerBucket?: number;
 }
 
-/** Every `n` cranks (all kinds, in slog order) make a bucket; x is the first crank's number. */
+/** Cranks per bucket by default (as in Agoric's published benchmark graphs), when the slog is long enough for it. */
+export const DEFAULT_EVERY = 250;
+/** Points a chart should have at least: fewer cranks per bucket when DEFAULT_EVERY would give fewer. */
+export const MIN_POINTS = 50;
+/** Cranks per bucket to choose from, the largest first (everyNCranksLadder). */
+export const EVERY_LADDER: readonly number[] = [250, 125, 50, 25, 10, 5, 2, 1];
+
+/**
+ * Every N cranks, N chosen once the slog was read: the largest of
+ * EVERY_LADDER that makes at least MIN_POINTS buckets, else one bucket per
+ * crank (a slog of fewer than MIN_POINTS cranks). One strategy per N, each
+ * its own series (series.ts chooses the first that applies); once an N has
+ * MIN_POINTS buckets the smaller ones stop (`settled`), so the extra work is
+ * bounded (the smaller N's stop within their first MIN_POINTS x 250 cranks).
+ */
+export function everyNCranksLadder(): EveryNCranks[] {
+  return EVERY_LADDER.map((n, i) => new EveryNCranks(n, i === EVERY_LADDER.length - 1 ? 0 : MIN_POINTS));
+}
+
+/**
+ * Every `n` cranks (all kinds, in slog order) make a bucket; x is the first
+ * crank's number. Its sums are shown per crank: the last bucket may hold
+ * fewer cranks than the others. With `minBuckets`, it applies only to a slog
+ * that makes at least that many buckets.
+ */
 export class EveryNCranks implements Bucketing {
   readonly axis = 'crank';
+  readonly perCrank = true;
   private count = 0;
   private base: number | undefined;
   private current: BucketKey | undefined;
 
-  constructor(readonly n: number) {
+  constructor(
+    readonly n: number,
+    readonly minBuckets = 0,
+  ) {
     if (!Number.isInteger(n) || n < 1) throw new RangeError(`cranks per bucket must be a whole number above 0, not ${n}`);
+  }
+
+  get cranksPerBucket(): number {
+    return this.n;
+  }
+
+  applies(): boolean {
+    return Math.ceil(this.count / this.n) >= this.minBuckets;
+  }
+
+  /** Enough buckets already: more cranks only make more. */
+  settled(): boolean {
+    return this.applies();
   }
 
   entry(): void {}
@@ -137,7 +190,10 @@ export class PerBlock implements Bucketing {
     const block = crank.block;
     // A block the slog starts inside (model/chain.ts) is charted by none of its cranks: a part of a block is no point of it.
     if (!block || !Number.isFinite(block.height) || block.partial === true) return undefined;
-    return this.keyOf(block.height, block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? AGAIN : '');
+    const key = this.keyOf(block.height, block.bootstrap ? ' (bootstrap)' : block.upgrade ? ' (upgrade)' : block.again ? AGAIN : '');
+    if (block.bootstrap !== true || key.bootstrap) return key;
+    this.current = { ...key, bootstrap: true };
+    return this.current;
   }
 
   /** Did any block go by? */

@@ -68,6 +68,8 @@ export interface ChartView {
   unit: ChartUnit;
   /** Its lines are parts of a whole, drawn stacked (each line's `mean` is its own part, not the running sum). */
   stacked?: boolean;
+  /** What a person must know to read it (drawn under it): per-crank values, a bucket left out. */
+  note?: string;
   /** Growing. */
   x: number[];
   /** The buckets each x covers, for hover. */
@@ -112,6 +114,9 @@ export interface ReportInput {
   comparison?: Comparison;
   thresholds?: ThresholdResult[];
 }
+
+/** The compare sections that end with a totals row. */
+const TOTALS_SECTIONS = new Set(['deliveriesByVat', 'syscallsByType', 'computronsByVat', 'replays']);
 
 /** Rows of a table at most (the largest first); `stats` has them all. */
 export const MAX_TABLE_ROWS = 500;
@@ -198,7 +203,8 @@ function sideView(side: SideInput): SideView {
     summary,
     top: { n: side.top.n, ranked: side.top.ranked, hasComputrons: side.top.hasComputrons, rankings },
     texts,
-    tables: rest.map((t, i) => limitRows(t, `${side.role}-${tableIDs.get(t.title) ?? i}`, 1)),
+    // Only a real totals row (stats' `all`) is drawn as one and stays last when sorting.
+    tables: rest.map((t, i) => limitRows(t, `${side.role}-${tableIDs.get(t.title) ?? i}`, t.totals)),
   };
 }
 
@@ -214,14 +220,16 @@ interface ChartDef {
   perVat?: string;
   /** The parts of crank time, stacked (series.ts STACKED_PARTS): one chart per run. */
   parts?: true;
+  /** Its title when the series' sums are per crank (series.ts perCrank); absent: not a sum. */
+  perCrank?: string;
 }
 
 const CHARTS: ChartDef[] = [
-  { id: 'crankTime', title: 'Crank time (ms)', unit: 'ms', digits: 3, column: 'crankTime' },
-  { id: 'crankParts', title: 'Crank time by part (ms)', unit: 'ms', digits: 3, parts: true },
-  { id: 'computrons', title: 'Computrons', unit: 'computrons', digits: 0, column: 'computrons' },
-  { id: 'deliveries', title: 'Deliveries', unit: 'count', digits: 2, column: 'deliveries' },
-  { id: 'syscalls', title: 'Syscalls', unit: 'count', digits: 2, column: 'syscalls' },
+  { id: 'crankTime', title: 'Crank time (ms)', perCrank: 'Crank time per crank (ms)', unit: 'ms', digits: 3, column: 'crankTime' },
+  { id: 'crankParts', title: 'Crank time by part (ms)', perCrank: 'Crank time by part, per crank (ms)', unit: 'ms', digits: 3, parts: true },
+  { id: 'computrons', title: 'Computrons', perCrank: 'Computrons per crank', unit: 'computrons', digits: 1, column: 'computrons' },
+  { id: 'deliveries', title: 'Deliveries', perCrank: 'Deliveries per crank', unit: 'count', digits: 3, column: 'deliveries' },
+  { id: 'syscalls', title: 'Syscalls', perCrank: 'Syscalls per crank', unit: 'count', digits: 2, column: 'syscalls' },
   { id: 'heap', title: 'XS heap per vat (allocate, bytes)', unit: 'bytes', digits: 0, perVat: 'heap' },
   { id: 'heapCount', title: 'XS heap slots in use per vat (currentHeapCount)', unit: 'count', digits: 0, perVat: 'heapCount' },
   { id: 'snapshot', title: 'Heap snapshot size per vat (uncompressed, bytes)', unit: 'bytes', digits: 0, perVat: 'snapshot' },
@@ -252,6 +260,31 @@ function columnMax(series: SeriesData, index: number): number {
     if (v !== null && v !== undefined && v > max) max = v;
   }
   return max;
+}
+
+/**
+ * The note of a chart of sums: per crank when the series is (a bucket's sum
+ * divided by its cranks, so that a last bucket holding fewer is as high as
+ * the others), and a bucket's figure set aside (the bootstrap block's
+ * computrons).
+ */
+function sumNote(def: ChartDef, sides: SideInput[]): string | undefined {
+  const notes: string[] = [];
+  const series = (sides[0] as SideInput).series;
+  if (series.perCrank) {
+    const over = def.id === 'crankTime' || def.parts ? 'its finished cranks' : 'its cranks';
+    const partial = sides
+      .filter((s) => s.series.lastBucketCranks !== undefined)
+      .map((s) => `${sides.length > 1 ? `${s.role}'s ` : ''}last bucket, ${s.series.lastBucketCranks} cranks of ${s.series.cranksPerBucket}`);
+    notes.push(`Per crank: each bucket's sum divided by ${over}, so that a bucket holding fewer cranks${partial.length ? ` (${partial.join('; ')})` : ''} reads as the others do.`);
+  }
+  for (const side of sides) {
+    const aside = side.series.setAside;
+    if (!aside || aside.column !== def.column) continue;
+    const who = sides.length > 1 ? `${side.role}: ` : '';
+    notes.push(`${who}${aside.label} is left out: its ${Math.round(aside.value).toLocaleString('en-US')} computrons (every vat's setup) would flatten the chart; slogulate stats and blocks count them.`);
+  }
+  return notes.length ? notes.join(' ') : undefined;
 }
 
 function buildCharts(sides: SideInput[]): ChartView[] {
@@ -307,7 +340,9 @@ function buildCharts(sides: SideInput[]): ChartView[] {
       }
       return out;
     });
-    charts.push({ id: def.id, title: def.title, unit: def.unit, x: xs, labels: xs.map((x) => labelOf.get(x) ?? String(x)), series });
+    const note = sumNote(def, sides);
+    const title = def.perCrank !== undefined && (sides[0] as SideInput).series.perCrank ? def.perCrank : def.title;
+    charts.push({ id: def.id, title, unit: def.unit, x: xs, labels: xs.map((x) => labelOf.get(x) ?? String(x)), series, ...(note === undefined ? {} : { note }) });
   }
   return charts;
 }
@@ -333,9 +368,12 @@ function partCharts(def: ChartDef, sides: SideInput[], xs: number[], labelOf: Ma
     }
     if (!any) return;
     const compare = sides.length > 1;
+    const title = side.series.perCrank && def.perCrank !== undefined ? def.perCrank : def.title;
+    const note = sumNote(def, [side]);
     charts.push({
+      ...(note === undefined ? {} : { note }),
       id: compare ? `${def.id}-${side.role}` : def.id,
-      title: compare ? `${def.title}, ${side.role}` : def.title,
+      title: compare ? `${title}, ${side.role}` : title,
       unit: def.unit,
       stacked: true,
       x: xs,
@@ -354,7 +392,7 @@ export function reportData(input: ReportInput): ReportData {
   const axisName = first.series.axis;
   const perPoint = Math.max(...sides.map((s) => s.series.bucketsPerPoint));
   const cranks = (n: number): string => `${n} crank${n === 1 ? '' : 's'}`;
-  const every = input.every ?? 1;
+  const every = first.series.cranksPerBucket ?? input.every ?? 1;
   const axis = axisName === 'crank' ? `crank number (first crank of each bucket of ${cranks(every)})` : axisName === 'round' ? 'benchmark round' : axisName;
   const one = axisName === 'crank' ? `a bucket of ${cranks(every)}` : `a ${axis}`;
   const many = axisName === 'crank' ? `${perPoint} buckets of ${cranks(every)} (${cranks(perPoint * every)})` : `${perPoint} ${axis}s`;
@@ -381,7 +419,8 @@ export function reportData(input: ReportInput): ReportData {
     const tables: ReportTable[] = [];
     if (results.length) tables.push({ ...thresholdTable(results), id: 'compare-thresholds', footer: 0 });
     for (const { section, table } of sectionTables(input.comparison, { changedOnly: false, timeRows: 20 })) {
-      const footer = section.id === 'deliveriesByVat' || section.id === 'syscallsByType' || section.id === 'computronsByVat' ? 1 : 0;
+      // The sections whose last row is their totals (`all`, `all vats`); the others' last row is a vat's, a method's, a percentile's.
+      const footer = TOTALS_SECTIONS.has(section.id) && /^all\b/.test(table.rows.at(-1)?.[0] ?? '') ? 1 : 0;
       tables.push(limitRows(table, `compare-${section.id}`, footer));
     }
     const notes = [

@@ -19,7 +19,7 @@ import { analysisPass } from '../run/analyses.js';
 import { chainViewOf } from '../run/chain.js';
 import type { BlockRow } from '../analyses/chain/blocks.js';
 import { Rounds } from '../analyses/common/rounds.js';
-import { EveryNCranks, PerBlock, PerRound, type Bucketing } from './bucketing.js';
+import { EVERY_LADDER, EveryNCranks, everyNCranksLadder, MIN_POINTS, PerBlock, PerRound, type Bucketing } from './bucketing.js';
 import { chooseSeries, SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
 import type { LinesRead } from '../scan/line-reader.js';
 
@@ -61,6 +61,10 @@ function plainRead(file: string): Array<{ crank: PlainCrank } | { outside: Entry
 interface PlainBucket {
   x: number;
   cranks: number;
+  /** Cranks with their crank-finish (a crank time). */
+  timed: number;
+  /** Opened by the bootstrap block's start. */
+  bootstrap?: true;
   crankTime: number;
   computrons?: number;
   deliveries: number;
@@ -91,11 +95,11 @@ function plainBuckets(file: string, n?: number): PlainBucket[] {
     if (kernelHeap !== undefined) current.gauges.set('kernelHeap', kernelHeap);
     kernelHeap = undefined;
   };
-  const open = (x: number): void => {
+  const open = (x: number, bootstrap = false): void => {
     if (current?.x === x) return;
     if (current) close();
     else kernelHeap = undefined;
-    current = { x, cranks: 0, crankTime: 0, deliveries: 0, syscalls: 0, gauges: new Map() };
+    current = { x, cranks: 0, timed: 0, crankTime: 0, deliveries: 0, syscalls: 0, gauges: new Map(), ...(bootstrap ? { bootstrap: true as const } : {}) };
     buckets.push(current);
   };
   for (const item of plainRead(file)) {
@@ -103,7 +107,7 @@ function plainBuckets(file: string, n?: number): PlainBucket[] {
       const e = item.outside;
       if (n === undefined) {
         if (e.type === 'cosmic-swingset-init') initHeight = e.blockHeight;
-        if (e.type === 'cosmic-swingset-bootstrap-block-start') open(initHeight as number);
+        if (e.type === 'cosmic-swingset-bootstrap-block-start') open(initHeight as number, true);
         if (e.type === 'cosmic-swingset-begin-block') open(e.blockHeight);
       }
       gauge(e);
@@ -123,7 +127,10 @@ function plainBuckets(file: string, n?: number): PlainBucket[] {
     }
     if (!b) continue;
     b.cranks += 1;
-    if (finish) b.crankTime += (finish.time - start.time) * 1000;
+    if (finish) {
+      b.crankTime += (finish.time - start.time) * 1000;
+      b.timed += 1;
+    }
     for (const e of items) {
       if (e.type === 'deliver' && e.replay !== true) b.deliveries += 1;
       else if (e.type === 'syscall' && e.replay !== true) b.syscalls += 1;
@@ -145,19 +152,32 @@ async function seriesRead(file: string, bucketing: Bucketing | Bucketing[], maxP
   return { data: collector.finish(), read: pass.read, lines: pass.lines };
 }
 
-/** The series' points compared with the plain loop's buckets, column by column. */
+/**
+ * The series' points compared with the plain loop's buckets, column by
+ * column: per crank when cut every N cranks (each sum divided by the
+ * bucket's cranks, crank time by its finished ones), else the sums; the
+ * bootstrap block's computrons set aside.
+ */
 function expectBuckets(data: SeriesData, expected: PlainBucket[]): void {
   expect(data.buckets).toBe(expected.length);
   expect(data.bucketsPerPoint).toBe(1);
   expect(data.points.length).toBe(expected.length);
   expect(data.points.map((p) => p.x)).toEqual(expected.map((b) => b.x));
   expect(column(data, 'cranks')).toEqual(expected.map((b) => b.cranks));
-  expect(column(data, 'deliveries')).toEqual(expected.map((b) => b.deliveries));
-  expect(column(data, 'syscalls')).toEqual(expected.map((b) => b.syscalls));
-  // A bucket without cranks has 0 computrons, when the slog has any.
+  const per = (b: PlainBucket, v: number, over = b.cranks): number => (data.perCrank ? v / over : v);
+  const close = (id: string, want: Array<number | null>): void => {
+    const got = column(data, id);
+    expect(got.map((v) => v === null), id).toEqual(want.map((v) => v === null));
+    got.forEach((v, i) => (v === null ? undefined : expect(v, `${id} ${i}`).toBeCloseTo(want[i] as number, 6)));
+  };
+  close('deliveries', expected.map((b) => per(b, b.deliveries)));
+  close('syscalls', expected.map((b) => per(b, b.syscalls)));
+  // A bucket without cranks has 0 computrons, when the slog has any; the bootstrap block's are set aside.
   const hasComputrons = expected.some((b) => b.computrons !== undefined);
-  expect(column(data, 'computrons')).toEqual(expected.map((b) => b.computrons ?? (hasComputrons && b.cranks === 0 ? 0 : null)));
-  column(data, 'crankTime').forEach((v, i) => expect(v).toBeCloseTo(expected[i]?.crankTime as number, 6));
+  close('computrons', expected.map((b) => (b.bootstrap && hasComputrons ? null : b.computrons === undefined ? (hasComputrons && b.cranks === 0 ? 0 : null) : per(b, b.computrons))));
+  const boot = expected.find((b) => b.bootstrap);
+  expect(data.setAside?.value).toBe(boot && hasComputrons ? boot.computrons : undefined);
+  close('crankTime', expected.map((b) => (data.perCrank && b.timed === 0 ? null : per(b, b.crankTime, b.timed))));
   const gaugeIDs = new Set(expected.flatMap((b) => [...b.gauges.keys()]));
   expect(new Set(data.columns.filter((c) => c.kind !== 'sum').map((c) => c.id))).toEqual(gaugeIDs);
   for (const id of gaugeIDs) expect(column(data, id), id).toEqual(expected.map((b) => b.gauges.get(id) ?? null));
@@ -219,10 +239,13 @@ describe('SeriesCollector, every N cranks', () => {
     expect(data.points.length).toBeLessThanOrEqual(8);
     expect(data.bucketsPerPoint).toBeGreaterThan(1);
     const i = data.columns.findIndex((c) => c.id === 'syscalls');
+    // Per crank: each bucket's syscalls over its cranks (the last bucket may hold fewer).
+    const perCrank = expected.map((b) => b.syscalls / b.cranks);
+    expect(data.perCrank).toBe(true);
     const total = data.points.reduce((s, p) => s + (p.columns[i]?.mean as number) * p.buckets, 0);
-    expect(total).toBeCloseTo(expected.reduce((s, b) => s + b.syscalls, 0), 6);
-    expect(Math.max(...data.points.map((p) => p.columns[i]?.max as number))).toBe(Math.max(...expected.map((b) => b.syscalls)));
-    expect(Math.min(...data.points.map((p) => p.columns[i]?.min as number))).toBe(Math.min(...expected.map((b) => b.syscalls)));
+    expect(total).toBeCloseTo(perCrank.reduce((s, v) => s + v, 0), 6);
+    expect(Math.max(...data.points.map((p) => p.columns[i]?.max as number))).toBeCloseTo(Math.max(...perCrank), 9);
+    expect(Math.min(...data.points.map((p) => p.columns[i]?.min as number))).toBeCloseTo(Math.min(...perCrank), 9);
   });
 });
 
@@ -303,7 +326,10 @@ describe('per chain block', () => {
     expect(data.points.map((p) => p.x)).toEqual(rows.map((r) => r.height));
     expect(column(data, 'cranks')).toEqual(rows.map((r) => r.cranks));
     expect(column(data, 'deliveries')).toEqual(rows.map((r) => r.deliveries));
-    expect(column(data, 'computrons')).toEqual(rows.map((r) => r.computrons));
+    // The bootstrap block's computrons (every vat's setup) are set aside, not charted.
+    expect(column(data, 'computrons')).toEqual(rows.map((r, i) => (i === 0 ? null : r.computrons)));
+    expect(rows[0]?.bootstrap).toBe(true);
+    expect(data.setAside).toEqual({ column: 'computrons', label: data.points[0]?.from, value: rows[0]?.computrons });
     expect(column(data, 'kernelHeap')).toEqual(rows.map((r) => r.heapUsed));
     expect(rows.filter((r) => r.cranks > 0).length).toBeGreaterThan(50);
   });
@@ -370,5 +396,53 @@ describe('per chain block', () => {
     expect(chooseSeries([all, all])).toBe(1);
     expect(chooseSeries([[{ ...chain }, all[1] as SeriesData], all])).toBe(1);
     expect(chooseSeries([[{ ...chain }, all[1] as SeriesData], [{ ...chain }, all[1] as SeriesData]])).toBe(0);
+  });
+
+  it('every N cranks by default: the largest N of the ladder that makes at least MIN_POINTS buckets, else one per crank', async () => {
+    // Cranks counted by a plain loop over the lines.
+    const cranksOf = (file: string): number => plainRead(file).filter((x) => 'crank' in x).length;
+    const chosen = (cranks: number): number => EVERY_LADDER.find((n) => Math.ceil(cranks / n) >= MIN_POINTS) ?? 1;
+    for (const file of [FIXTURE('a-local-3'), FIXTURE('b-local-5'), CHAIN_A]) {
+      const cranks = cranksOf(file);
+      const data = await series(file, everyNCranksLadder());
+      const n = chosen(cranks);
+      expect(data.cranksPerBucket, file).toBe(n);
+      expect(data.buckets, file).toBe(Math.ceil(cranks / n));
+      expect(data.buckets, file).toBeGreaterThanOrEqual(Math.min(MIN_POINTS, cranks));
+      // The last bucket's cranks, when fewer than N.
+      expect(data.lastBucketCranks, file).toBe(cranks % n === 0 ? undefined : cranks % n);
+      expectBuckets(data, plainBuckets(file, n));
+    }
+    // a-local-3's 278 cranks: 56 buckets of 5, not 2 of 250.
+    expect(chosen(cranksOf(FIXTURE('a-local-3')))).toBe(5);
+    // Fewer cranks than MIN_POINTS: one bucket per crank.
+    const dir = mkdtempSync(join(tmpdir(), 'slogulate-ladder-'));
+    try {
+      const lines = readFileSync(FIXTURE('a-local-3'), 'utf8').split('\n');
+      const cut = lines.findIndex((l) => l.startsWith('{"type":"crank-start"') && l.includes('"crankNum":30,'));
+      const short = join(dir, 'short.slog');
+      writeFileSync(short, `${lines.slice(0, cut).join('\n')}\n`);
+      const data = await series(short, everyNCranksLadder());
+      expect(cranksOf(short)).toBe(30);
+      expect([data.cranksPerBucket, data.buckets, data.lastBucketCranks]).toEqual([1, 30, undefined]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('two runs of the ladder share the largest N that makes enough buckets for both, else the smallest both still have', async () => {
+    const runs = async (file: string): Promise<SeriesData[]> => {
+      const collector = new SeriesCollector([new PerBlock(), ...everyNCranksLadder()]);
+      await analysisPass({ inputs: [file] }, SERIES_READS, collector);
+      return collector.finishAll();
+    };
+    const [a, b, chain] = await Promise.all([runs(FIXTURE('a-local-3')), runs(FIXTURE('b-local-5')), runs(CHAIN_A)]);
+    const pick = (x: SeriesData[], y: SeriesData[]): number | undefined => x[chooseSeries([x, y])]?.cranksPerBucket;
+    expect(pick(a, b)).toBe(5);
+    // chain-A (2543 cranks) stopped its smaller N once 50 made 51 buckets; a-local-3 needs 5: they share 50.
+    expect(chain.map((d) => d.complete)).toEqual([true, true, true, true, false, false, false, false, false]);
+    expect(pick(a, chain)).toBe(50);
+    expect(pick(chain, chain)).toBeUndefined();
+    expect(chain[chooseSeries([chain, chain])]?.axis).toBe('block');
   });
 });

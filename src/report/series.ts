@@ -20,6 +20,13 @@
  * the column count (gauges: one column per vat) times the tracks, never by
  * the slog's size.
  *
+ * A strategy whose buckets hold a set number of cranks (every N cranks:
+ * `perCrank`) has its sums divided by the bucket's cranks (crank time and
+ * its parts by its finished cranks): the last bucket, which may hold fewer,
+ * is then as high as the others. Other buckets (a block, a round) keep their
+ * sums. The chain's bootstrap block's computrons (the vats' setup, hundreds
+ * of times a busy block's) are set aside (`setAside`), not charted.
+ *
  * Counts leave replayed entries out (SLOG-FORMAT.md, Replays); crank time is
  * crank-finish minus crank-start of finished cranks (both kinds), in ms; and
  * so is each part of it (`part:vat`, ...: the crank model's split,
@@ -91,12 +98,24 @@ export interface SeriesData {
   bucketsPerPoint: number;
   /** Cranks in no bucket (outside every round or block), or whose bucket came back after another one. */
   leftOut: number;
+  /** False when the collector stopped feeding it (another strategy settled before it): its points end early. */
+  complete: boolean;
+  /** Sums shown per crank (each bucket's sum over its cranks); else per bucket. */
+  perCrank: boolean;
+  /** Cranks per bucket, when cut every N cranks. */
+  cranksPerBucket?: number;
+  /** The cranks of the last bucket, when fewer than cranksPerBucket. */
+  lastBucketCranks?: number;
+  /** A bucket's figure left out of its column (the bootstrap block's computrons): its label and value. */
+  setAside?: { column: string; label: string; value: number };
 }
 
 interface OpenBucket {
   key: BucketKey;
   /** Undefined until a crank is in it (a bucket an entry opened). */
   firstCrank: number | undefined;
+  /** Its finished cranks (with a crank time). */
+  timed: number;
   lastCrank: number | undefined;
   /** Sums by column index (undefined: nothing added, e.g. no computrons). */
   sums: Array<number | undefined>;
@@ -124,6 +143,11 @@ class Track {
   leftOut = 0;
   /** Sample columns' last value since this track's last bucket closed. */
   readonly samples = new Map<number, number>();
+  /** Stopped: a strategy before it settled (Bucketing.settled). */
+  dropped = false;
+  /** Cranks of the last bucket closed. */
+  lastCranks = 0;
+  setAside: SeriesData['setAside'];
   constructor(
     readonly bucketing: Bucketing,
     maxPoints: number,
@@ -132,10 +156,16 @@ class Track {
   }
 }
 
-/** The first series that applies (to every run, when given several runs' series), else the last: an index into each run's list. */
+/**
+ * The first series that applies (to every run, when given several runs'
+ * series); else the last that is complete in every run (two runs of very
+ * different lengths: the smallest N both still have); else the last: an
+ * index into each run's list.
+ */
 export function chooseSeries(runs: ReadonlyArray<readonly SeriesData[]>): number {
   const count = Math.min(...runs.map((r) => r.length));
   for (let i = 0; i < count; i += 1) if (runs.every((r) => r[i]?.applies)) return i;
+  for (let i = count - 1; i >= 0; i -= 1) if (runs.every((r) => r[i]?.complete)) return i;
   return count - 1;
 }
 
@@ -163,6 +193,7 @@ export class SeriesCollector implements CrankSink {
 
   entry(entry: SlogEntry, line: number): void {
     for (const track of this.tracks) {
+      if (track.dropped) continue;
       const key = track.bucketing.entry(entry, line);
       if (key) this.place(track, key);
     }
@@ -175,6 +206,10 @@ export class SeriesCollector implements CrankSink {
     const buckets = this.buckets;
     for (let t = 0; t < tracks.length; t += 1) {
       const track = tracks[t] as Track;
+      if (track.dropped) {
+        buckets[t] = undefined;
+        continue;
+      }
       const key = track.bucketing.bucketOf(crank);
       buckets[t] = key ? this.place(track, key) : this.leave(track);
     }
@@ -211,11 +246,12 @@ export class SeriesCollector implements CrankSink {
     for (let t = 0; t < tracks.length; t += 1) {
       const open = buckets[t];
       if (!open) {
-        (tracks[t] as Track).leftOut += 1;
+        if (!(tracks[t] as Track).dropped) (tracks[t] as Track).leftOut += 1;
         continue;
       }
       open.lastCrank = crank.crankNum;
       open.firstCrank ??= crank.crankNum;
+      if (crankTime !== undefined) open.timed += 1;
       const sums = open.sums;
       sums[CRANKS] = (sums[CRANKS] ?? 0) + 1;
       if (crankTime !== undefined) sums[CRANK_TIME] = (sums[CRANK_TIME] ?? 0) + crankTime;
@@ -228,6 +264,24 @@ export class SeriesCollector implements CrankSink {
           sums[PART0 + k] = (sums[PART0 + k] ?? 0) + (partMicros(parts, STACKED_PARTS[k] as PartSpec) ?? 0) / 1000;
         }
       }
+    }
+    this.dropSettled();
+  }
+
+  /** The strategies after one that settled will not be chosen: stop them. */
+  private dropSettled(): void {
+    const tracks = this.tracks;
+    for (let t = 0; t < tracks.length - 1; t += 1) {
+      const track = tracks[t] as Track;
+      if (track.dropped || track.bucketing.settled?.() !== true) continue;
+      for (let u = t + 1; u < tracks.length; u += 1) {
+        const later = tracks[u] as Track;
+        if (later.dropped) continue;
+        later.dropped = true;
+        later.open = undefined;
+        later.samples.clear();
+      }
+      return;
     }
   }
 
@@ -243,15 +297,24 @@ export class SeriesCollector implements CrankSink {
       this.close(track);
       const points = track.sampler.points();
       if (!this.sawComputrons) for (const p of points) if (p.columns[COMPUTRONS]) p.columns[COMPUTRONS] = { min: null, max: null, mean: null };
-      return {
-        axis: track.bucketing.axis,
-        applies: track.bucketing.applies?.() ?? true,
+      const b = track.bucketing;
+      const data: SeriesData = {
+        axis: b.axis,
+        applies: !track.dropped && (b.applies?.() ?? true),
         columns: this.columns.map((c) => ({ ...c })),
         points,
         buckets: track.sampler.buckets,
         bucketsPerPoint: track.sampler.bucketsPerPoint,
         leftOut: track.leftOut,
+        complete: !track.dropped,
+        perCrank: b.perCrank === true,
       };
+      if (b.cranksPerBucket !== undefined) {
+        data.cranksPerBucket = b.cranksPerBucket;
+        if (track.lastCranks > 0 && track.lastCranks < b.cranksPerBucket) data.lastBucketCranks = track.lastCranks;
+      }
+      if (track.setAside && this.sawComputrons) data.setAside = track.setAside;
+      return data;
     });
   }
 
@@ -266,7 +329,7 @@ export class SeriesCollector implements CrankSink {
     if (open) this.close(track);
     // What was sampled outside every bucket (before the first) is no bucket's.
     else track.samples.clear();
-    const opened: OpenBucket = { key, firstCrank: undefined, lastCrank: undefined, sums: [] };
+    const opened: OpenBucket = { key, firstCrank: undefined, timed: 0, lastCrank: undefined, sums: [] };
     track.open = opened;
     return opened;
   }
@@ -317,6 +380,9 @@ export class SeriesCollector implements CrankSink {
     }
     // No crank with parts in it: none of each part.
     for (let k = 0; k < STACKED_PARTS.length; k += 1) values[PART0 + k] ??= 0;
+    const cranks = values[CRANKS] as number;
+    track.lastCranks = cranks;
+    if (track.bucketing.perCrank === true) perCrank(values, cranks, open.timed);
     for (const [i, v] of this.gauges) values[i] = v;
     for (const [i, v] of track.samples) values[i] = v;
     track.samples.clear();
@@ -324,7 +390,21 @@ export class SeriesCollector implements CrankSink {
     const last = open.lastCrank;
     const range = first === undefined ? 'no cranks' : first === last ? `crank ${first}` : `cranks ${first}-${last}`;
     const label = open.key.name === undefined ? range : `${open.key.name}: ${range}`;
+    if (open.key.bootstrap && values[COMPUTRONS] !== undefined) {
+      track.setAside = { column: 'computrons', label, value: values[COMPUTRONS] };
+      values[COMPUTRONS] = undefined;
+    }
     track.sampler.add({ x: open.key.x, label, values });
     track.lastX = open.key.x;
+  }
+}
+
+/** A bucket's sums as per-crank means: crank time and its parts over its finished cranks, the others over all its cranks (the count stays a count). */
+function perCrank(values: Array<number | undefined>, cranks: number, timed: number): void {
+  for (let i = CRANK_TIME; i < PART0 + STACKED_PARTS.length; i += 1) {
+    const v = values[i];
+    if (v === undefined) continue;
+    const over = i === CRANK_TIME || i >= PART0 ? timed : cranks;
+    values[i] = over > 0 ? v / over : undefined;
   }
 }

@@ -12,7 +12,7 @@ import { compareSides, evaluateThresholds } from '../analyses/compare/compare.js
 import { Rounds } from '../analyses/common/rounds.js';
 import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/compare/thresholds.js';
 import type { RankedCrank } from '../analyses/top/top.js';
-import { EveryNCranks, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
+import { DEFAULT_EVERY, EveryNCranks, everyNCranksLadder, MIN_POINTS, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
 import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
 import { chooseSeries } from '../report/series.js';
@@ -23,8 +23,7 @@ import { settingsFor, type PassSettings } from './pass-settings.js';
 import { MarkErrors } from './mark-errors.js';
 import { UsageError } from './usage-error.js';
 
-/** Cranks per bucket by default (as in Agoric's published benchmark graphs). */
-export const DEFAULT_EVERY = 250;
+export { DEFAULT_EVERY, MIN_POINTS };
 
 export interface ReportRequest {
   /** One run's files (read as one slog), or two runs (base, head). */
@@ -32,7 +31,8 @@ export interface ReportRequest {
   /**
    * Cranks per bucket (unless per round). Not given: one bucket per chain
    * block when the slog has blocks (both slogs, with two runs), else every
-   * DEFAULT_EVERY cranks.
+   * DEFAULT_EVERY cranks, or fewer when that makes under MIN_POINTS buckets
+   * (bucketing.ts, everyNCranksLadder).
    */
   every?: number;
   /** One bucket per benchmark round (marks read from the slog's console entries). */
@@ -65,12 +65,12 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
   // Everything the pass builds is made by `make`: the pass may start over at a restart (analyses.ts).
   const make = (): Made<{ side: ReportSide; rounds: Rounds | undefined }> => {
     const rounds = req.roundMarks ? new Rounds() : undefined;
-    // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks for a slog without blocks.
+    // Per round; every N cranks when N is given; else per block, or every DEFAULT_EVERY cranks (fewer for a short slog) for a slog without blocks.
     const bucketing: Bucketing[] = rounds
       ? [new PerRound(rounds)]
       : req.every !== undefined
         ? [new EveryNCranks(req.every)]
-        : [new PerBlock(), new EveryNCranks(DEFAULT_EVERY)];
+        : [new PerBlock(), ...everyNCranksLadder()];
     const made = new ReportSide({
       files,
       annotations: req.annotations,
@@ -129,7 +129,8 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
 }
 
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
-  const bucket = req.roundMarks ? {} : { every: req.every ?? DEFAULT_EVERY };
+  // Cranks per bucket: --every's, else the series' own (the ladder's choice).
+  const bucket = req.roundMarks || req.every === undefined ? {} : { every: req.every };
   const settings = settingsFor(req);
   if (req.runs.length === 1) {
     const run = await readRun(req.runs[0] as string[], 'slog', req, settings, false);

@@ -3,11 +3,10 @@
  * bringOutYourDead deliveries, their GC time (the worker's time before the
  * first syscall) and the largest. Readable times.
  */
-import type { Table } from '../common/table.js';
 import type { GcStats, SlogAggregate } from './aggregate.js';
-import { left, right, time, vatName } from './table-cells.js';
+import { left, right, time, vatName, type StatsTable } from './table-cells.js';
 
-export function gcTable(agg: SlogAggregate): Table {
+export function gcTable(agg: SlogAggregate): StatsTable {
   const withUnknown = agg.gcByVat.some((g) => g.unknown > 0);
   const row = (vatID: string, name: string, g: Omit<GcStats, 'vatID' | 'vatName'>): string[] => {
     const cells = [vatID, name, `${g.deliveries}`, time(g.gcMicros), time(g.largestMicros)];
@@ -27,6 +26,7 @@ export function gcTable(agg: SlogAggregate): Table {
   const columns = [left('vat'), left('name'), right('bringOutYourDead'), right('GC time'), right('largest')];
   if (withUnknown) columns.push(right('unknown'));
   return {
+    totals: 1,
     title: 'Garbage collection by vat',
     columns,
     rows,

@@ -4,9 +4,8 @@
  * column each. Readable times (`41.02 s`); `--json` has the exact µs.
  */
 import { PARTS, type PartName } from '../../model/parts.js';
-import type { Table } from '../common/table.js';
 import type { CrankPartsStats, PartRow, SlogAggregate } from './aggregate.js';
-import { left, pct, right, time, vatName } from './table-cells.js';
+import { left, pct, right, time, vatName, type StatsTable } from './table-cells.js';
 
 /** The parts in print order: each part inside another (replay, gc) right under it. */
 const PRINT_ORDER: readonly PartName[] = PARTS.filter((p) => p.within === undefined).flatMap((p) => [
@@ -28,7 +27,7 @@ function partsNote(stats: CrankPartsStats): string {
 }
 
 /** "Where the crank time went": one row per part, then all. */
-export function partsTable(agg: SlogAggregate): Table {
+export function partsTable(agg: SlogAggregate): StatsTable {
   const stats = agg.crankParts;
   const rows = PRINT_ORDER.map((name) => {
     const r = rowOf(stats, name);
@@ -37,6 +36,7 @@ export function partsTable(agg: SlogAggregate): Table {
   });
   rows.push(['all', time(stats.totalMicros), pct(stats.totalMicros > 0 ? 1 : 0), `${stats.cranks}`, 'delivery and routing crank time']);
   return {
+    totals: 1,
     title: 'Where the crank time went',
     columns: [left('part'), right('time'), right('share'), right('cranks'), left('what')],
     rows,
@@ -48,7 +48,7 @@ export function partsTable(agg: SlogAggregate): Table {
 const header = (name: PartName): string => (name === 'vat' ? 'vat code' : name);
 
 /** "Crank time by vat": each vat's delivery cranks, the routing cranks, all; a column per part that is not 0 throughout. */
-export function partsByVatTable(agg: SlogAggregate): Table {
+export function partsByVatTable(agg: SlogAggregate): StatsTable {
   const all = agg.crankParts;
   const shown = PRINT_ORDER.filter((name) => {
     const r = rowOf(all, name);
@@ -65,6 +65,7 @@ export function partsByVatTable(agg: SlogAggregate): Table {
   if (agg.routingCrankParts.cranks) rows.push(row('routing', '', agg.routingCrankParts));
   rows.push(row('all', '', all));
   return {
+    totals: 1,
     title: 'Crank time by vat',
     columns: [left('vat'), left('name'), right('cranks'), right('total'), ...shown.map((name) => right(header(name)))],
     rows,

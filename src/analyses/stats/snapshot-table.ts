@@ -4,11 +4,10 @@
  * and the heap's uncompressed size at the first and last save and its
  * growth (the sum of uncompressedSizeDelta). Readable times and sizes.
  */
-import type { Table } from '../common/table.js';
 import type { SlogAggregate, SnapshotStats } from './aggregate.js';
-import { left, right, signedSize, size, time, vatName } from './table-cells.js';
+import { left, right, signedSize, size, time, vatName, type StatsTable } from './table-cells.js';
 
-export function snapshotTable(agg: SlogAggregate): Table {
+export function snapshotTable(agg: SlogAggregate): StatsTable {
   const rows = agg.snapshotsByVat.map((s) => [
     s.vatID,
     vatName(s.vatID, s.vatName),
@@ -35,6 +34,7 @@ export function snapshotTable(agg: SlogAggregate): Table {
     signedSize(sum((s) => s.uncompressedSizeDelta)),
   ]);
   return {
+    totals: 1,
     title: 'Heap snapshots by vat',
     columns: [
       left('vat'),

@@ -5,7 +5,12 @@
  */
 import { NO_NAME, NO_VAT } from '../../model/vats.js';
 import { megabytes, readableMicros } from '../../render/format.js';
-import type { Column } from '../common/table.js';
+import type { Column, Table } from '../common/table.js';
+
+/** A stats table, saying how many rows at its bottom are totals (the `all` row: the report pins them when sorting); 0: every row is a vat's, a stall's... */
+export interface StatsTable extends Table {
+  totals: number;
+}
 
 /** A share (0..1) as a percentage with two decimals. */
 export const pct = (fraction: number): string => `${(fraction * 100).toFixed(2)}%`;

@@ -7,7 +7,7 @@
 import { Option, type Command } from 'commander';
 import { verdict } from '../../analyses/compare/compare-report.js';
 import { reportHtml } from '../../report/html.js';
-import { collectReport, DEFAULT_EVERY } from '../../run/report.js';
+import { collectReport, DEFAULT_EVERY, MIN_POINTS } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { commandSettings } from '../../run/pass-settings.js';
 import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
@@ -36,7 +36,7 @@ export function register(program: Command): Command {
     .argument('<files...>', 'the slog (several files are read in order as one slog), or BASE HEAD with --compare')
     .addOption(outOption.makeOptionMandatory())
     .addOption(forceOption)
-    .addOption(new Option('--every <n>', `cranks per point of the charts (default: one point per chain block when the slog has blocks, else ${DEFAULT_EVERY} cranks)`).argParser(parsePositiveInt).conflicts('roundMarks'))
+    .addOption(new Option('--every <n>', `cranks per point of the charts (default: one point per chain block when the slog has blocks, else ${DEFAULT_EVERY} cranks, fewer when that makes under ${MIN_POINTS} points)`).argParser(parsePositiveInt).conflicts('roundMarks'))
     .option('--round-marks', 'one point per benchmark round (Benchmark "NAME" round N start/end crank C, from the console entries)')
     .option('--compare', 'two slogs, BASE HEAD: both runs on the same charts, and the compare tables')
     .addOption(new Option('-n, --count <n>', 'cranks per top ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
@@ -51,9 +51,10 @@ export function register(program: Command): Command {
     `
 The report opens from disk in a browser with no network (scripts and data inline).
 The charts have one point per chain block (x: the height) when the slog has
-blocks, else one per ${DEFAULT_EVERY} cranks; --every N makes it every N cranks on any
-slog, --round-marks one per benchmark round. With --compare, per block only
-when both slogs have blocks.
+blocks, else one per ${DEFAULT_EVERY} cranks (fewer for a slog too short for ${MIN_POINTS}
+points), sums per crank; --every N makes it every N cranks on any slog,
+--round-marks one per benchmark round. With --compare, per block only when
+both slogs have blocks.
 Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
 Examples:
   slogulate report chain.slog -o report.html
