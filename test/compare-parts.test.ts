@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
-import { chainAHead, readSlog, ROOT, slogPath, withRoundMarks } from './helpers.js';
+import { chainAHead, readableTime, readSlog, ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runMain } from './run-main.js';
 import { loopCranks, loopDeliveries, slogEntries } from './time-split-loop.js';
 
@@ -216,9 +216,10 @@ describe('--fail-on on the parts', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const loop = { base: loopParts(slogPath('a-xs-3')), head: loopParts(slogPath('a-local-3')) };
-    const line = (key: string): string[] => (r.stdout.split('\n').find((l) => l.startsWith(`${key} `)) ?? '').trim().split(/\s+/);
-    expect(line('time.snapshot').slice(1, 3)).toEqual([`${loop.base.whole['time.snapshot']}µs`, '0µs']);
-    expect(line('time.pageIn').slice(1, 3)).toEqual([`${loop.base.whole['time.pageIn']}µs`, `${loop.head.whole['time.pageIn']}µs`]);
+    // The base's and the head's figures, after the metric, each a time for people.
+    const line = (key: string): string[] => (r.stdout.split('\n').find((l) => l.startsWith(`${key} `)) ?? '').trim().split(/\s{2,}/).slice(1, 3);
+    expect(line('time.snapshot')).toEqual([readableTime(loop.base.whole['time.snapshot'] as number), readableTime(0)]);
+    expect(line('time.pageIn')).toEqual([readableTime(loop.base.whole['time.pageIn'] as number), readableTime(loop.head.whole['time.pageIn'] as number)]);
     expect(r.stdout).toMatch(/^no threshold exceeded \(3 checked\)$/m);
   });
 

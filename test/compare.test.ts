@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
 import { loopSide, percentile, sum, type LoopSide } from './compare-loop.js';
-import { readSlog, runCli, slogPath, withRoundMarks } from './helpers.js';
+import { READABLE_TIME, readSlog, runCli, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 let dir: string;
@@ -212,7 +212,7 @@ describe('two different real slogs', () => {
     }
     // Every µs row: of the delivery times and of crank time by part (--time-rows 0: all of them).
     const timeRows = section(json, 'time').length + section(json, 'timeByPart').length;
-    expect(lines.filter((l) => /µs/.test(l) && !/^vat\s/.test(l)).length).toBe(timeRows);
+    expect(lines.filter((l) => READABLE_TIME.test(l) && !/^vat\s/.test(l)).length).toBe(timeRows);
     expect(text.stdout.indexOf('Syscalls by type:')).toBeLessThan(text.stdout.indexOf('Delivery times'));
     expect(text.stdout).toMatch(/noisy/);
     expect(md.stdout).toMatch(/^## slogulate compare$/m);
@@ -227,7 +227,7 @@ describe('two different real slogs', () => {
     ]);
     const zeroRows = (t: string): string[] => t.split('\n').filter((l) => /\s0\s+0\.00%$/.test(l));
     expect(zeroRows(all.stdout).length).toBeGreaterThan(5);
-    expect(zeroRows(changed.stdout).filter((l) => !/µs/.test(l))).toEqual([]);
+    expect(zeroRows(changed.stdout).filter((l) => !READABLE_TIME.test(l))).toEqual([]);
     expect(changed.stdout).toMatch(/unchanged rows? not shown/);
   });
 });

@@ -168,3 +168,14 @@ export function withRoundMarks(slogText: string, rounds: ReadonlyArray<readonly 
   }
   return lines.join('');
 }
+
+/** Whole µs as the text tables print them for people (stats, compare), written apart from render/format.ts: `112.05 s`, `36.21 ms`, `902 µs`. */
+export function readableTime(us: number): string {
+  const two = (x: number): string => (Math.round(x * 100) / 100).toFixed(2);
+  if (Math.abs(us) >= 1e6) return `${two(us / 1e6)} s`;
+  if (Math.abs(us) >= 1e3) return `${two(us / 1e3)} ms`;
+  return `${Math.round(us)} µs`;
+}
+
+/** A line of a text table that holds a time for people (`902 µs`, `36.21 ms`, `1.50 s`). */
+export const READABLE_TIME = /\d (µs|ms|s)(\s|$)/;

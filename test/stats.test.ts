@@ -8,7 +8,7 @@ import { DELIVERY_METHOD_READS, deliveryMethod } from '../src/analyses/common/de
 import type { DeliverEntry } from '../src/scan/entry-types.js';
 import { READ_NOTHING } from '../src/scan/reads.js';
 import { readEntries } from './slog-lines.js';
-import { readSlog, runCli, SLOG_NAMES } from './helpers.js';
+import { readableTime, readSlog, runCli, SLOG_NAMES } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 // ---------- the plain loop ----------
@@ -23,14 +23,6 @@ interface Entry {
   kd?: unknown[];
   ksc?: unknown[];
   dr?: [string, unknown, { compute?: number } | null];
-}
-
-/** Whole µs as the text tables print them, written apart from render/format.ts: `112.05 s`, `36.21 ms`, `902 µs`. */
-function readable(us: number): string {
-  const two = (x: number): string => (Math.round(x * 100) / 100).toFixed(2);
-  if (Math.abs(us) >= 1e6) return `${two(us / 1e6)} s`;
-  if (Math.abs(us) >= 1e3) return `${two(us / 1e3)} ms`;
-  return `${Math.round(us)} µs`;
 }
 
 /** Durations (µs) and what the tables print of them. */
@@ -269,18 +261,18 @@ describe.each(SLOG_NAMES)('%s', (slog) => {
       expect(row?.split(/  +/)).toEqual([
         type,
         `${d.count}`,
-        readable(d.total),
-        readable(d.total / d.count),
-        readable(d.percentile(50)),
-        readable(d.percentile(95)),
-        readable(d.max),
+        readableTime(d.total),
+        readableTime(d.total / d.count),
+        readableTime(d.percentile(50)),
+        readableTime(d.percentile(95)),
+        readableTime(d.max),
       ]);
     }
     // No time in raw µs: each in a readable unit (the JSON has the exact µs).
     expect(r.stdout).not.toMatch(/\d{4,}µs|\d{4,} µs/);
     const deliveryTime = [...plain.vats.values()].reduce((n, v) => n + v.crankTime, 0);
-    expect(tables[0]).toMatch(new RegExp(`\\ndelivery crank time +${readable(deliveryTime).replace('.', '\\.')}\\n`));
-    expect(tables[0]).toMatch(new RegExp(`\\ndeliveries +${plain.allDeliveries.count} \\(${readable(plain.allDeliveries.total).replace('.', '\\.')}\\)\\n`));
+    expect(tables[0]).toMatch(new RegExp(`\\ndelivery crank time +${readableTime(deliveryTime).replace('.', '\\.')}\\n`));
+    expect(tables[0]).toMatch(new RegExp(`\\ndeliveries +${plain.allDeliveries.count} \\(${readableTime(plain.allDeliveries.total).replace('.', '\\.')}\\)\\n`));
     // Computrons columns only where the slog has computrons.
     const withComputrons = plain.allDeliveries.computrons !== undefined;
     expect((tables[2] as string).split('\n')[1]?.endsWith('computrons')).toBe(withComputrons);

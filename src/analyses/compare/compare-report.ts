@@ -8,6 +8,7 @@
  * (last, where a CI log shows it). Markdown: the verdict and thresholds
  * first, the long tables folded in `<details>`.
  */
+import { readableMicros } from '../../render/format.js';
 import { NO_NAME } from '../../model/vats.js';
 import type { CompareRow, CompareSection, Comparison, SideSummary } from './compare.js';
 import { declarationNamed, type MetricDeclaration, type Unit } from './metrics.js';
@@ -47,10 +48,10 @@ function signed(text: string, n: number): string {
   return n > 0 ? `+${text}` : text;
 }
 
-/** Whole µs (never `-0µs`). */
+/** A time for people, from µs rounded whole (never `-0 µs`): `902 µs`, `36.21 ms`, `112.05 s` (--json keeps the exact µs). */
 function microsText(n: number): string {
   const whole = Math.round(n);
-  return `${whole === 0 ? 0 : whole}µs`;
+  return readableMicros(whole === 0 ? 0 : whole);
 }
 
 function valueText(n: number, unit: Unit): string {
