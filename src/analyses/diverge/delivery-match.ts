@@ -75,20 +75,20 @@ export class DeliveryMatcher {
   /** `onPair` is told of each delivery both ran (for the timing). */
   constructor(private readonly onPair: (a: Place, da: DeliveryDigest, db: DeliveryDigest) => void) {}
 
-  /** The deliveries of a crank both sides ran. */
-  pair(a: CrankDigest, b: CrankDigest): void {
+  /** The deliveries of a crank both sides ran; `whole`: both sides have all of it (else a delivery left over is not one side's only). */
+  pair(a: CrankDigest, b: CrankDigest, whole: boolean): void {
     const rest = [...b.deliveries];
     for (const da of a.deliveries) {
       const k = keyOf(da);
       const at = k === undefined ? rest.findIndex((db) => keyOf(db) === undefined) : rest.findIndex((db) => keyOf(db) === k);
       if (at < 0) {
-        this.wait(0, a, da);
+        if (whole) this.wait(0, a, da);
         continue;
       }
       const db = rest.splice(at, 1)[0] as DeliveryDigest;
       this.matched(a, da, db);
     }
-    for (const db of rest) this.wait(1, b, db);
+    if (whole) for (const db of rest) this.wait(1, b, db);
   }
 
   /** The deliveries of a crank of the compared range that one side has and the other does not. */

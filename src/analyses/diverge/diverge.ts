@@ -28,7 +28,7 @@
  */
 import type { CrankDigest, NormalEntry } from './crank-digest.js';
 import { DeliveryMatcher, type DeliveryMatchResult } from './delivery-match.js';
-import { firstDifference, type EntryDifference } from './first-difference.js';
+import { firstDifference, onlyComputrons, type EntryDifference } from './first-difference.js';
 import { emptyRange, takeCrank, type SideRange } from './side-range.js';
 import { TimingTally, type TimingResult } from './timing-tally.js';
 
@@ -227,7 +227,8 @@ export class DivergeMatcher {
 
   private pair(a: CrankDigest, b: CrankDigest): void {
     this.countCompared(a);
-    this.deliveries.pair(a, b);
+    // A crank one side has in part (begun before its slog, unfinished) may lack a delivery the other has.
+    this.deliveries.pair(a, b, a.complete && b.complete);
     if (a.complete && b.complete) this.timing.crankParts(a.parts, b.parts);
     if (this.blockDiffers === undefined && a.block !== undefined && b.block !== undefined && a.block !== b.block) {
       this.blockDiffers = { crankNum: a.crankNum, blockA: a.block, blockB: b.block };
@@ -248,7 +249,8 @@ export class DivergeMatcher {
       this.first = divergence(a, b, byHash ? 'crankhash' : 'entries', difference, !comparable);
       return;
     }
-    if (difference !== undefined) {
+    // A computron count that differs is a computron mismatch (delivery-match.ts), said there.
+    if (difference !== undefined && !onlyComputrons(a.entries, b.entries, difference)) {
       this.entriesOnly.cranks += 1;
       this.entriesOnly.first ??= { crankNum: a.crankNum, block: a.block, what: a.what, difference };
     }

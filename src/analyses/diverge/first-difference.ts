@@ -116,3 +116,15 @@ export function firstDifference(a: readonly NormalEntry[], b: readonly NormalEnt
   }
   return undefined;
 }
+
+/** Is the crank's only difference (from `d` on) a deliver-result's computrons (told apart, as a computron mismatch)? */
+export function onlyComputrons(a: readonly NormalEntry[], b: readonly NormalEntry[], d: EntryDifference): boolean {
+  if (d.path !== 'dr[2].compute') return false;
+  const x = JSON.parse((a[d.index] as NormalEntry).json) as { dr: [unknown, unknown, Record<string, unknown>] };
+  const y = JSON.parse((b[d.index] as NormalEntry).json) as { dr: [unknown, unknown, Record<string, unknown>] };
+  delete x.dr[2].compute;
+  delete y.dr[2].compute;
+  if (firstPath(x, y) !== undefined) return false;
+  const rest = firstDifference(a.slice(d.index + 1), b.slice(d.index + 1));
+  return rest === undefined || onlyComputrons(a.slice(d.index + 1), b.slice(d.index + 1), rest);
+}
