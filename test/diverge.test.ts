@@ -166,7 +166,7 @@ describe('diverge: a node that diverged at one syscall', () => {
     const r = await runInProcess(['diverge', a, b]);
     expect(r.status).toBe(1);
     expect(r.stdout.split('\n')[0]).toBe(`diverged at crank ${d.crankNum} (${what}): syscall ${d.syscallNum} vatstoreSet value differs`);
-    expect(r.stdout).toContain(' (no crankhash)');
+    expect(r.stdout).toContain(", by their entries: no crankhash");
   });
 
   it('a-local-3 against b-local-5: the first crank whose crankhash differs', async () => {
@@ -199,6 +199,35 @@ describe('diverge: computrons', () => {
     const r = await runInProcess(['diverge', slogPath('a-xs-3'), b]);
     expect(r.status).toBe(1);
     expect(r.stdout.split('\n')[0]).toMatch(/^diverged: 1 delivery with other computrons \(first: v\d+ delivery \d+ /);
+  });
+});
+
+describe('diverge: which node was slower', () => {
+  it('a-xs-3 with one delivery half a second longer on B (its result later, the worker\'s clock unchanged): that delivery first, its vat, and the pipe part', async () => {
+    const entries = entriesOf(slogPath('a-xs-3'));
+    const copy = entries.map((e) => structuredClone(e));
+    const at = copy.findIndex((e, i) => i > copy.length / 2 && e.type === 'deliver-result' && e.replay !== true && Array.isArray(e.dr?.[2]?.timestamps));
+    const dr = copy[at] as Entry;
+    // Half a second later from the result on: every later entry too, so that the slog's clock still runs forward.
+    for (const e of copy.slice(at)) if (typeof e.time === 'number') e.time += 0.5;
+    const b = writeSlog('a-xs-3-slow.slog', copy);
+    const vat = `${dr.vatID} ${vatName(entries, dr.vatID)}`;
+    const { result } = await divergeOf({ a: { inputs: [slogPath('a-xs-3')] }, b: { inputs: [b] } });
+    expect(result.diverged).toBe(false);
+    const t = result.timing;
+    expect(t.largest[0]).toMatchObject({ crankNum: dr.crankNum, vatID: dr.vatID, deliveryNum: dr.deliveryNum });
+    const slower = (row: { microsA: number; microsB: number } | undefined): number => (row ? row.microsB - row.microsA : NaN);
+    expect(Math.abs(slower(t.largest[0]) - 500_000)).toBeLessThanOrEqual(1);
+    expect(t.byVat[0]?.key).toBe(vat);
+    expect(Math.abs(slower(t.byVat[0]) - 500_000)).toBeLessThanOrEqual(1);
+    expect(Math.abs(t.microsB - t.microsA - 500_000)).toBeLessThanOrEqual(1);
+    // The worker's own clock did not move: the time went to the pipe, not to vat code.
+    const part = (name: string) => t.parts.find((p) => p.part === name);
+    expect(Math.abs(slower(part('pipe')) - 500_000)).toBeLessThanOrEqual(1);
+    expect(Math.abs(slower(part('vat')))).toBeLessThanOrEqual(1);
+    const r = await runInProcess(['diverge', slogPath('a-xs-3'), b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/B\/A 1\.\d\d: B slower\n/);
   });
 });
 

@@ -71,7 +71,7 @@ export function verdictLine(r: DivergeResult): string {
 function byText(r: DivergeResult): string {
   const c = r.compared;
   if (c.byEntries === 0) return ', by crankhash';
-  if (c.byHash === 0) return ', by their entries (no crankhash)';
+  if (c.byHash === 0) return ', by their entries: no crankhash';
   return `, ${c.byHash} by crankhash, ${c.byEntries} by their entries`;
 }
 
@@ -99,21 +99,36 @@ function clip(text: string | undefined, width = 240): string {
   return text.length <= width ? text : `${text.slice(0, width - 3)}...`;
 }
 
-/** Both sides' entries: the same ones by label, each differing one with both sides' text. */
+/** Runs of more than this many same entries print as one line. */
+const SAME_RUN = 4;
+
+/** Entries `from`..`to` (the same on both sides): each by label, or one line for a long run. */
+function sameLines(a: readonly NormalEntry[], from: number, to: number): string[] {
+  if (to - from + 1 > SAME_RUN) return [`    = ${from}-${to}: ${to - from + 1} entries the same (${a[from]?.label} .. ${a[to]?.label})`];
+  const out: string[] = [];
+  for (let i = from; i <= to; i += 1) out.push(`    = ${i} ${a[i]?.label}`);
+  return out;
+}
+
+/** Both sides' entries: the same ones by label (long runs as one line), each differing one with both sides' text. */
 function entryLines(a: readonly NormalEntry[], b: readonly NormalEntry[]): string[] {
   const out: string[] = [];
   const n = Math.max(a.length, b.length);
+  let same = -1;
   for (let i = 0; i < n; i += 1) {
     const x = a[i];
     const y = b[i];
     if (x && y && x.json === y.json) {
-      out.push(`    = ${i} ${x.label}`);
+      if (same < 0) same = i;
       continue;
     }
+    if (same >= 0) out.push(...sameLines(a, same, i - 1));
+    same = -1;
     out.push(`    ≠ ${i} ${x?.label ?? '(none)'}${y && y.label !== x?.label ? ` / ${y.label}` : ''}`);
     out.push(`        A: ${clip(x?.json)}`);
     out.push(`        B: ${clip(y?.json)}`);
   }
+  if (same >= 0) out.push(...sameLines(a, same, n - 1));
   return out;
 }
 
@@ -163,7 +178,7 @@ function deliveryLines(r: DivergeResult): string[] {
   }
   if (r.blockDiffers) out.push(`Crank ${r.blockDiffers.crankNum} ran in block ${r.blockDiffers.blockA} on A, ${r.blockDiffers.blockB} on B`);
   if (r.firstActivityDiffers !== undefined && (r.first === undefined || r.firstActivityDiffers < r.first.crankNum)) {
-    out.push(`activityhash differs from crank ${r.firstActivityDiffers} on (the slogs began from different histories)`);
+    out.push(`activityhash differs from crank ${r.firstActivityDiffers} on, before any crankhash does: the kernels' state differed before (another history or configuration)`);
   }
   return out;
 }

@@ -229,7 +229,8 @@ export class DivergeMatcher {
     this.countCompared(a);
     // A crank one side has in part (begun before its slog, unfinished) may lack a delivery the other has.
     this.deliveries.pair(a, b, a.complete && b.complete);
-    if (a.complete && b.complete) this.timing.crankParts(a.parts, b.parts);
+    // By part only where the two cranks did the same work (after a divergence a number may be another crank).
+    if (a.complete && b.complete && sameWork(a, b)) this.timing.crankParts(a.parts, b.parts);
     if (this.blockDiffers === undefined && a.block !== undefined && b.block !== undefined && a.block !== b.block) {
       this.blockDiffers = { crankNum: a.crankNum, blockA: a.block, blockB: b.block };
     }
@@ -301,6 +302,12 @@ export class DivergeMatcher {
       diverged,
     };
   }
+}
+
+/** The same vat and method, and the same deliveries (by vat and number). */
+function sameWork(a: CrankDigest, b: CrankDigest): boolean {
+  if (a.what !== b.what || a.deliveries.length !== b.deliveries.length) return false;
+  return a.deliveries.every((d, i) => d.vatID === b.deliveries[i]?.vatID && d.deliveryNum === b.deliveries[i]?.deliveryNum);
 }
 
 function divergence(a: CrankDigest, b: CrankDigest, by: Divergence['by'], difference: EntryDifference | undefined, partial: boolean): Divergence {

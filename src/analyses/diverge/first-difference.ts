@@ -86,7 +86,8 @@ export function fieldWords(entry: Record<string, unknown>, path: string): string
     if (path.startsWith('dr[2].compute')) return 'computrons';
     if (index === '0') return 'delivery status';
     if (index === '1') return 'delivery problem';
-    return `result ${path.slice(2)}`;
+    // dr[2]: the worker's report (XS: computrons, heap, allocation; none from a local worker).
+    return path === 'dr[2]' ? "worker's report (dr[2])" : `worker's ${path.slice('dr[2].'.length)}`;
   }
   if (field === 'kd' || field === 'vd') return 'delivery';
   return path;
