@@ -6,6 +6,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { divergeOf } from '../src/run/diverge.js';
 import { ROOT, slogPath } from './helpers.js';
@@ -276,6 +277,34 @@ describe('diverge: different ranges', () => {
       expect(json.a.abandoned).toBe(runs - numbers.size);
       expect(json.verdict).toMatch(/^no divergence: \d+ cranks compared \(cranks \d+-\d+\)/);
     }
+  });
+});
+
+describe('diverge: the shapes a node writes', () => {
+  it('chain-bot gzipped against its per-block files, and against its contextual form: the same cranks, nothing differs', async () => {
+    const plain = join(REAL, 'chain-bot.slog');
+    const gz = join(dir, 'chain-bot.slog.gz');
+    writeFileSync(gz, gzipSync(readFileSync(plain)));
+    const finishes = crankFacts(entriesOf(plain)).finishes;
+    for (const other of [join(REAL, 'block-files-bot'), join(REAL, 'contextual-bot.jsonl')]) {
+      const { result } = await divergeOf({ a: { inputs: [gz] }, b: { inputs: [other] } });
+      expect(result.diverged).toBe(false);
+      expect(result.compared.cranks).toBe(finishes.length);
+      expect(result.compared.byHash).toBe(finishes.length);
+      expect(result.entriesOnly.cranks).toBe(0);
+      expect(result.compared.lastBlock).toBe(finishes.at(-1)?.block);
+    }
+  });
+
+  it('the byte reader and JSON.parse give the same result', async () => {
+    const d = divergedCopy(entriesOf(slogPath('a-xs-3')), 150);
+    const b = writeSlog('a-xs-3-diverged.slog', d.copy);
+    const run = (path: 'fast' | 'plain') => divergeOf({ a: { inputs: [slogPath('a-xs-3')], path }, b: { inputs: [b], path } });
+    const [fast, plain] = [await run('fast'), await run('plain')];
+    expect(fast.result.first?.crankNum).toBe(d.crankNum);
+    expect(fast.result).toEqual(plain.result);
+    expect(fast.passA.read.fast).toBeGreaterThan(0);
+    expect(plain.passA.read.fast).toBe(0);
   });
 });
 

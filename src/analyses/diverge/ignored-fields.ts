@@ -72,11 +72,20 @@ export const PAGE_IN_TYPES: ReadonlySet<string> = new Set([
   'finish-replay-delivery',
 ]);
 
-/** `value` without the ignored fields at its top (a shallow copy; the entry is not changed). */
+/**
+ * Where an entry other than the seven crank types sits (its crank, delivery
+ * and syscall numbers): agoric-sdk's contextual slog writer moves these out
+ * of such an entry into its attributes (a `console` line), so that a plain
+ * slog and a contextual one of the same run differ there. The crank is
+ * known by the alignment; these are left out of such entries.
+ */
+export const PLACE_FIELDS: ReadonlySet<string> = new Set(['crankNum', 'deliveryNum', 'syscallNum']);
+
+/** An entry of another type without the ignored fields and its place (a shallow copy; the entry is not changed). */
 export function withoutIgnored(value: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    if (!IGNORED_TOP.has(key) && value[key] !== undefined) out[key] = value[key];
+    if (!IGNORED_TOP.has(key) && !PLACE_FIELDS.has(key) && value[key] !== undefined) out[key] = value[key];
   }
   return out;
 }
