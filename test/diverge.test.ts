@@ -94,7 +94,7 @@ describe('diverge: a slog against itself', () => {
     const { finishes } = crankFacts(entries);
     const deliveries = entries.filter((e) => e.type === 'deliver-result' && e.replay !== true);
     const computrons = deliveries.filter((e) => typeof e.dr?.[2]?.compute === 'number');
-    const { result } = await divergeOf({ a: { inputs: [slogPath(name)] }, b: { inputs: [slogPath(name)] } });
+    const { result } = await divergeOf({ a: { inputs: [slogPath(name)] }, b: { inputs: [slogPath(name)] }, compareEntries: true });
     expect(result.diverged).toBe(false);
     expect(result.first).toBeUndefined();
     expect(result.compared.cranks).toBe(finishes.length);
@@ -190,7 +190,7 @@ describe('diverge: computrons', () => {
     const was: number = dr.dr[2].compute;
     dr.dr[2].compute = was + 7;
     const b = writeSlog('a-xs-3-compute.slog', copy);
-    const { result } = await divergeOf({ a: { inputs: [slogPath('a-xs-3')] }, b: { inputs: [b] } });
+    const { result } = await divergeOf({ a: { inputs: [slogPath('a-xs-3')] }, b: { inputs: [b] }, compareEntries: true });
     expect(result.diverged).toBe(true);
     expect(result.first).toBeUndefined();
     expect(result.deliveries.mismatches).toBe(1);
@@ -200,6 +200,38 @@ describe('diverge: computrons', () => {
     const r = await runInProcess(['diverge', slogPath('a-xs-3'), b]);
     expect(r.status).toBe(1);
     expect(r.stdout.split('\n')[0]).toMatch(/^diverged: 1 delivery with other computrons \(first: v\d+ delivery \d+ /);
+  });
+});
+
+describe('diverge: entries the crankhash does not cover', () => {
+  it('a-local-3 with one console line changed: no divergence; with --entries, that crank counted and said', async () => {
+    const entries = entriesOf(slogPath('a-local-3'));
+    const copy = entries.map((e) => structuredClone(e));
+    const consoles = copy.filter((e) => e.type === 'console' && typeof e.crankNum === 'number');
+    const line = consoles[Math.floor(consoles.length / 2)] as Entry;
+    line.args = [...line.args, 'changed'];
+    const b = writeSlog('a-local-3-console.slog', copy);
+    const plain = await runInProcess(['diverge', slogPath('a-local-3'), b]);
+    expect(plain.status).toBe(0);
+    expect(plain.stdout).not.toContain('entries differ');
+    const { result } = await divergeOf({ a: { inputs: [slogPath('a-local-3')] }, b: { inputs: [b] }, compareEntries: true });
+    expect(result.diverged).toBe(false);
+    expect(result.entriesOnly).toMatchObject({ looked: true, cranks: 1, first: { crankNum: line.crankNum, difference: { labelA: 'console', path: 'args[' + String(line.args.length - 1) + ']' } } });
+    const r = await runInProcess(['diverge', '--entries', slogPath('a-local-3'), b]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain(`Cranks whose crankhashes agree and entries differ: 1 (first: crank ${line.crankNum} `);
+  });
+});
+
+describe('diverge: reading side by side', () => {
+  it('a side ahead waits for the other: with a window of 5 cranks neither holds the whole slog, and the result is the same', async () => {
+    const d = divergedCopy(entriesOf(slogPath('a-xs-3')), 150);
+    const b = writeSlog('a-xs-3-window.slog', d.copy);
+    const cranks = crankFacts(d.copy).finishes.length;
+    const wide = await divergeOf({ a: { inputs: [slogPath('a-xs-3')] }, b: { inputs: [b] } });
+    const narrow = await divergeOf({ a: { inputs: [slogPath('a-xs-3')] }, b: { inputs: [b] }, window: 5 });
+    expect(narrow.result).toEqual(wide.result);
+    expect(narrow.maxQueued).toBeLessThan(cranks / 4);
   });
 });
 
@@ -287,7 +319,7 @@ describe('diverge: the shapes a node writes', () => {
     writeFileSync(gz, gzipSync(readFileSync(plain)));
     const finishes = crankFacts(entriesOf(plain)).finishes;
     for (const other of [join(REAL, 'block-files-bot'), join(REAL, 'contextual-bot.jsonl')]) {
-      const { result } = await divergeOf({ a: { inputs: [gz] }, b: { inputs: [other] } });
+      const { result } = await divergeOf({ a: { inputs: [gz] }, b: { inputs: [other] }, compareEntries: true });
       expect(result.diverged).toBe(false);
       expect(result.compared.cranks).toBe(finishes.length);
       expect(result.compared.byHash).toBe(finishes.length);

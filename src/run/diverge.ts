@@ -31,10 +31,16 @@ export interface DivergeInput {
   largest?: number;
   /** Annotated vat names (they win over the slog's). */
   vatNames?: ReadonlyMap<string, string>;
+  /** Compare the entries of cranks whose crankhashes agree too (slower). */
+  compareEntries?: boolean;
+  /** Cranks a side may hold ahead of the other before it waits (default WINDOW). */
+  window?: number;
 }
 
 export interface DivergeOutcome {
   result: DivergeResult;
+  /** The most cranks a side held ahead of the other after a batch (the window, plus what one batch brought). */
+  maxQueued: number;
   passA: AnalysisPassResult;
   passB: AnalysisPassResult;
 }
@@ -44,8 +50,12 @@ class SideFeed {
   readonly vats: VatNames;
   private wake: (() => void) | undefined;
 
+  /** The most cranks this side held ahead of the other, seen after a batch. */
+  maxQueued = 0;
+
   constructor(
     private readonly side: SideIndex,
+    private readonly window: number,
     private readonly matcher: DivergeMatcher,
     vatNames: ReadonlyMap<string, string> | undefined,
     private readonly other: () => SideFeed,
@@ -67,7 +77,8 @@ class SideFeed {
   readonly afterBatch = async (): Promise<void> => {
     this.matcher.drain();
     this.other().poke();
-    while (this.matcher.queued(this.side) > WINDOW) {
+    this.maxQueued = Math.max(this.maxQueued, this.matcher.queued(this.side));
+    while (this.matcher.queued(this.side) > this.window) {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
       });
@@ -96,13 +107,15 @@ export async function divergeOf(input: DivergeInput): Promise<DivergeOutcome> {
   let feedB: SideFeed | undefined;
   const matcher = new DivergeMatcher({
     largest: input.largest,
+    compareEntries: input.compareEntries,
     vatLabel: (vatID) => {
       const name = feedA?.vats.lookup(vatID) ?? feedB?.vats.lookup(vatID);
       return vatID === undefined ? '<no vat>' : name === undefined ? vatID : `${vatID} ${name}`;
     },
   });
-  feedA = new SideFeed(0, matcher, input.vatNames, () => feedB as SideFeed);
-  feedB = new SideFeed(1, matcher, input.vatNames, () => feedA as SideFeed);
+  const window = input.window ?? WINDOW;
+  feedA = new SideFeed(0, window, matcher, input.vatNames, () => feedB as SideFeed);
+  feedB = new SideFeed(1, window, matcher, input.vatNames, () => feedA as SideFeed);
   const read = async (feed: SideFeed, side: AnalysisInput): Promise<AnalysisPassResult> => {
     const afterBatch = async (bytes: number): Promise<void> => {
       await side.afterBatch?.(bytes);
@@ -115,5 +128,5 @@ export async function divergeOf(input: DivergeInput): Promise<DivergeOutcome> {
     }
   };
   const [passA, passB] = await Promise.all([read(feedA, input.a), read(feedB, input.b)]);
-  return { result: matcher.result(), passA, passB };
+  return { result: matcher.result(), passA, passB, maxQueued: Math.max(feedA.maxQueued, feedB.maxQueued) };
 }

@@ -1,10 +1,10 @@
 /**
  * What `diverge` keeps of one crank of one side until the other side's
  * crank of the same number comes: its place (number, block), its hashes,
- * its entries normalized (ignored-fields.ts) as JSON text, its deliveries
- * (computrons, time) and its time split. A crank is made into this as soon
- * as the model hands it over, so that the window `diverge` keeps holds these
- * and not the cranks.
+ * its deliveries (computrons, time), its time split, and its entries
+ * normalized (ignored-fields.ts) as JSON text: made when first asked for
+ * (always without hashes; with them, only for a crank whose hash differs,
+ * or under `--entries`), from the crank's items, held until then.
  */
 import type { Crank, CrankItem, CrankParts } from '../../model/crank.js';
 import { isReplay } from '../../model/crank.js';
@@ -69,7 +69,8 @@ export interface CrankDigest {
   unfinished: boolean;
   /** Ran again after a restart. */
   again: boolean;
-  entries: NormalEntry[];
+  /** Its normalized entries, made on the first call (the crank is let go then). */
+  entries(): NormalEntry[];
   deliveries: DeliveryDigest[];
   parts: CrankParts | undefined;
 }
@@ -145,6 +146,19 @@ function deliveriesOf(crank: Crank): DeliveryDigest[] {
   return out;
 }
 
+/** The crank's normalized entries, made once, when first asked for. */
+function lazyEntries(crank: Crank): () => NormalEntry[] {
+  let held: Crank | undefined = crank;
+  let made: NormalEntry[] | undefined;
+  return () => {
+    if (made === undefined) {
+      made = normalEntries(held as Crank);
+      held = undefined;
+    }
+    return made;
+  };
+}
+
 /** A crank as diverge keeps it. */
 export function digestOf(crank: Crank, vats: VatNames): CrankDigest {
   const deliveries = deliveriesOf(crank);
@@ -162,7 +176,7 @@ export function digestOf(crank: Crank, vats: VatNames): CrankDigest {
     beganBefore: crank.opening !== 'start',
     unfinished: crank.finish === undefined,
     again: crank.again,
-    entries: normalEntries(crank),
+    entries: lazyEntries(crank),
     deliveries,
     parts: crank.parts,
   };

@@ -172,10 +172,9 @@ function deliveryLines(r: DivergeResult): string[] {
     const first = (n: number | undefined): string => (n === undefined ? '' : ` (first: crank ${n})`);
     out.push(`Cranks of the compared range on one side only: ${g.onlyA} on A${first(g.firstOnlyA)}, ${g.onlyB} on B${first(g.firstOnlyB)}`);
   }
-  if (r.entriesOnly.first) {
-    const e = r.entriesOnly.first;
-    out.push(`Cranks whose crankhashes agree and entries differ: ${r.entriesOnly.cranks} (first: ${place(e.crankNum, e.block)} (${e.what}): ${e.difference.what})`);
-  }
+  const e = r.entriesOnly.first;
+  if (e) out.push(`Cranks whose crankhashes agree and entries differ: ${r.entriesOnly.cranks} (first: ${place(e.crankNum, e.block)} (${e.what}): ${e.difference.what})`);
+  else if (r.entriesOnly.looked && r.compared.byHash > 0) out.push('Cranks whose crankhashes agree and entries differ: none');
   if (r.blockDiffers) out.push(`Crank ${r.blockDiffers.crankNum} ran in block ${r.blockDiffers.blockA} on A, ${r.blockDiffers.blockB} on B`);
   if (r.firstActivityDiffers !== undefined && (r.first === undefined || r.firstActivityDiffers < r.first.crankNum)) {
     out.push(`activityhash differs from crank ${r.firstActivityDiffers} on, before any crankhash does: the kernels' state differed before (another history or configuration)`);

@@ -90,8 +90,9 @@ export interface AfterDivergence {
   activityCompared: number;
 }
 
-/** Pairs whose crankhashes agree and whose entries do not. */
+/** Pairs whose crankhashes agree and whose entries do not (looked for only when asked: `compareEntries`). */
 export interface EntriesOnly {
+  looked: boolean;
   cranks: number;
   first: { crankNum: number; block: number | undefined; what: string; difference: EntryDifference } | undefined;
 }
@@ -147,6 +148,8 @@ export interface MatcherOptions {
   largest?: number;
   /** A delivery's vat as the timing tables name it (`v6 amm`). */
   vatLabel?: (vatID: string | undefined) => string;
+  /** Compare the entries of cranks whose crankhashes agree too (EntriesOnly); without it, only where they differ. */
+  compareEntries?: boolean;
 }
 
 export class DivergeMatcher {
@@ -158,12 +161,15 @@ export class DivergeMatcher {
   private readonly after: AfterDivergence = { cranks: 0, agreeAgain: 0, firstAgreeAgain: undefined, activityDiffers: 0, activityCompared: 0 };
   private firstActivityDiffers: number | undefined;
   private blockDiffers: DivergeResult['blockDiffers'];
-  private readonly entriesOnly: EntriesOnly = { cranks: 0, first: undefined };
+  private readonly entriesOnly: EntriesOnly = { looked: false, cranks: 0, first: undefined };
   private readonly gaps: Gaps = { onlyA: 0, onlyB: 0, firstOnlyA: undefined, firstOnlyB: undefined };
   private readonly timing: TimingTally;
   private readonly deliveries: DeliveryMatcher;
+  private readonly compareEntries: boolean;
 
   constructor(options: MatcherOptions = {}) {
+    this.compareEntries = options.compareEntries === true;
+    this.entriesOnly.looked = this.compareEntries;
     this.timing = new TimingTally(options.largest ?? 10);
     const vatLabel = options.vatLabel ?? ((v: string | undefined): string => v ?? '<no vat>');
     this.deliveries = new DeliveryMatcher((a, da, db) => this.timing.delivery(a, da, db, vatLabel(da.vatID)));
@@ -238,10 +244,13 @@ export class DivergeMatcher {
     const byHash = a.crankhash !== undefined && b.crankhash !== undefined;
     const comparable = a.complete && b.complete;
     if (!comparable) this.compared.partial += 1;
-    const difference = comparable ? firstDifference(a.entries, b.entries) : undefined;
+    const hashDiffers = byHash && a.crankhash !== b.crankhash;
+    // With hashes, the entries are compared where the hash differs (to say where), or when asked for (`entries`).
+    const look = comparable && (!byHash || hashDiffers || this.compareEntries);
+    const difference = look ? firstDifference(a.entries(), b.entries()) : undefined;
     if (byHash) this.compared.byHash += 1;
     else this.compared.byEntries += 1;
-    const differs = byHash ? a.crankhash !== b.crankhash : difference !== undefined;
+    const differs = byHash ? hashDiffers : difference !== undefined;
     if (this.first !== undefined) {
       this.later(a, b, differs);
       return;
@@ -251,7 +260,7 @@ export class DivergeMatcher {
       return;
     }
     // A computron count that differs is a computron mismatch (delivery-match.ts), said there.
-    if (difference !== undefined && !onlyComputrons(a.entries, b.entries, difference)) {
+    if (difference !== undefined && !onlyComputrons(a.entries(), b.entries(), difference)) {
       this.entriesOnly.cranks += 1;
       this.entriesOnly.first ??= { crankNum: a.crankNum, block: a.block, what: a.what, difference };
     }
@@ -322,7 +331,7 @@ function divergence(a: CrankDigest, b: CrankDigest, by: Divergence['by'], differ
     crankhashB: b.crankhash,
     difference,
     partial,
-    entriesA: a.entries.slice(0, MAX_SHOWN_ENTRIES),
-    entriesB: b.entries.slice(0, MAX_SHOWN_ENTRIES),
+    entriesA: a.entries().slice(0, MAX_SHOWN_ENTRIES),
+    entriesB: b.entries().slice(0, MAX_SHOWN_ENTRIES),
   };
 }

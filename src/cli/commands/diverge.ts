@@ -16,6 +16,7 @@ import { SUMMARIES } from './summaries.js';
 
 interface DivergeCliOptions {
   json?: boolean;
+  entries?: boolean;
   timeRows: number;
   annotations?: string;
   annot?: string;
@@ -30,6 +31,7 @@ export function register(program: Command): Command {
     .argument('<a>', "one node's slog (plain, gzipped, a folder of per-block files; - for stdin)")
     .argument('<b>', "the other's")
     .option('--json', 'the report as JSON')
+    .option('--entries', "also compare the entries of cranks whose crankhashes agree (what the hash does not cover: console lines...; slower)")
     .addOption(new Option('--time-rows <n>', 'rows of each time table, largest difference first (0: all)').argParser(parseNonNegativeInt).default(10));
   for (const opt of outputOptions('write the report to file instead of stdout')) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
@@ -63,6 +65,7 @@ Examples:
       a: { inputs: [a], settings, ...ANALYSIS_REPORTS },
       b: { inputs: [b], settings, ...ANALYSIS_REPORTS },
       vatNames: annotations.vatNames,
+      compareEntries: opts.entries === true,
     });
     const { result } = await passOrFail(run.catch(notSlog('')));
     const names = { nameA: a === '-' ? '<stdin>' : a, nameB: b === '-' ? '<stdin>' : b, timeRows: opts.timeRows };
