@@ -312,6 +312,29 @@ describe('diverge: different ranges', () => {
   });
 });
 
+describe('diverge: a node that restarted', () => {
+  it('restart-replay against a copy without the executions its restart abandoned: those are set apart, nothing differs', async () => {
+    const path = join(REAL, 'restart-replay.slog');
+    const entries = entriesOf(path);
+    const starts = entries.flatMap((e, i) => (e.type === 'kernel-init-start' ? [i] : []));
+    const restart = starts[1] as number;
+    // The last crank committed before the restart: the crank-finish before the first crank that runs again.
+    const again = new Set(entries.slice(restart).filter((e) => e.type === 'crank-finish').map((e) => e.crankNum as number));
+    const firstAgain = Math.min(...again);
+    const cut = entries.findIndex((e) => e.type === 'crank-start' && e.crankNum === firstAgain);
+    const abandoned = entries.slice(cut, restart).filter((e) => e.type === 'crank-finish').length;
+    const b = writeSlog('restart-replay-clean.slog', [...entries.slice(0, cut), ...entries.slice(restart)]);
+    const numbers = new Set(entries.filter((e) => e.type === 'crank-finish').map((e) => e.crankNum as number));
+    const { result } = await divergeOf({ a: { inputs: [path] }, b: { inputs: [b] }, compareEntries: true });
+    expect(abandoned).toBeGreaterThan(0);
+    expect(result.a.abandoned).toBe(abandoned);
+    expect(result.b.abandoned).toBe(0);
+    expect(result.compared.cranks).toBe(numbers.size);
+    expect(result.diverged).toBe(false);
+    expect(result.entriesOnly.cranks).toBe(0);
+  });
+});
+
 describe('diverge: the shapes a node writes', () => {
   it('chain-bot gzipped against its per-block files, and against its contextual form: the same cranks, nothing differs', async () => {
     const plain = join(REAL, 'chain-bot.slog');
