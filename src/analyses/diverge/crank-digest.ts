@@ -14,7 +14,13 @@ import type { Reads } from '../../scan/reads.js';
 import { deliveryMethod } from '../common/delivery-method.js';
 import { drWithoutTimestamps, PAGE_IN_TYPES, withoutIgnored } from './ignored-fields.js';
 
-/** The fields each crank type is compared by: what the slogger wrote, not what the reader derives from it. */
+/**
+ * The fields each crank type is compared by: what the slogger wrote, not
+ * what the reader derives from it. A syscall, its result and a delivery in
+ * kernel space (`ksc`, `ksr`, `kd`): their vat-space forms are these
+ * translated through the vat's c-list, whose changes are compared as clist
+ * entries (a line without a kernel-space form has its vat-space one read).
+ */
 const COMPARED: { readonly [T in CrankEntry['type']]: readonly string[] } = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message'],
   // Its hashes are compared on their own (DivergeMatcher).
@@ -30,9 +36,9 @@ const COMPARED: { readonly [T in CrankEntry['type']]: readonly string[] } = {
 export const DIVERGE_READS: Reads = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message'],
   'crank-finish': ['crankNum', 'crankType', 'messageType', 'crankhash', 'activityhash'],
-  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'name', 'ksc', 'vsc'],
-  'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'ksr', 'vsr'],
-  deliver: ['crankNum', 'vatID', 'deliveryNum', 'kind', 'method', 'kd', 'vd'],
+  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'name', 'ksc', 'vscWithoutKsc'],
+  'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'ksr', 'vsrWithoutKsr'],
+  deliver: ['crankNum', 'vatID', 'deliveryNum', 'kind', 'method', 'kd', 'vdWithoutKd'],
   'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'computrons', 'dr'],
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj'],
 };
