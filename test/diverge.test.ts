@@ -364,6 +364,28 @@ describe('diverge: the shapes a node writes', () => {
 });
 
 describe('diverge: usage', () => {
+  it('markdown and JSON: the same verdict, the verdict on stderr too when it diverged; a side that is not a slog: exit 2, one line naming it', async () => {
+    const d = divergedCopy(entriesOf(slogPath('a-xs-3')), 150);
+    const b = writeSlog('a-xs-3-formats.slog', d.copy);
+    const text = await runInProcess(['diverge', slogPath('a-xs-3'), b]);
+    const verdict = text.stdout.split('\n')[0] as string;
+    expect(verdict).toMatch(new RegExp(`^diverged at crank ${d.crankNum} `));
+    const md = await runInProcess(['diverge', '--format', 'markdown', slogPath('a-xs-3'), b]);
+    expect(md.status).toBe(1);
+    expect(md.stdout.split('\n')[0]).toBe(`**${verdict.replace(/[\\`*_<>|[\]#]/g, (c) => `\\${c}`)}**`);
+    expect(md.stdout).toContain('\n### Delivery time by vat');
+    expect(md.stderr).toBe(`slogulate: ${verdict}\n`);
+    const json = await runInProcess(['diverge', '--json', slogPath('a-xs-3'), b]);
+    expect(json.status).toBe(1);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ format: 'slogulate-diverge', version: 1, verdict, diverged: true, first: { crankNum: d.crankNum, by: 'crankhash' } });
+    const notSlog = join(dir, 'notes.txt');
+    writeFileSync(notSlog, 'one\ntwo\n');
+    const bad = await runInProcess(['diverge', slogPath('a-xs-3'), notSlog]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toBe(`slogulate: ${notSlog}: not a slog (none of its 2 lines is a slog entry)\n`);
+  });
+
   it('exit 2 for a missing slog and for two stdins', async () => {
     expect((await runInProcess(['diverge', slogPath('a-local-3'), join(dir, 'nope.slog')])).status).toBe(2);
     expect((await runInProcess(['diverge', '-', '-'])).status).toBe(2);

@@ -8,7 +8,7 @@
  */
 import { PARTS } from '../../model/parts.js';
 import { readableMicros } from '../../render/format.js';
-import { tableText, type Table } from '../common/table.js';
+import { markdownEscape, tableMarkdown, tableText, type Table } from '../common/table.js';
 import type { NormalEntry } from './crank-digest.js';
 import type { DeliveryRef } from './delivery-match.js';
 import type { Divergence, DivergeResult } from './diverge.js';
@@ -207,15 +207,28 @@ function signed(us: number): string {
   return us < 0 ? `-${readableMicros(-us)}` : `+${readableMicros(us)}`;
 }
 
-function timingLines(r: DivergeResult, options: ReportOptions): string[] {
+/** The line that says which node was slower. */
+function slowerLine(r: DivergeResult): string {
   const t = r.timing;
-  if (t.deliveries === 0) return ['', 'Which node was slower: no delivery both ran'];
+  if (t.deliveries === 0) return 'Which node was slower: no delivery both ran';
   const slower = t.microsB > t.microsA ? 'B' : t.microsA > t.microsB ? 'A' : 'neither';
-  const out = [
-    '',
-    `Which node was slower, over the ${t.deliveries} deliveries both ran (deliver to deliver-result): A ${readableMicros(t.microsA)}, B ${readableMicros(t.microsB)}, B/A ${ratio(t.microsA, t.microsB)}: ${slower === 'neither' ? 'neither' : `${slower} slower`}`,
-    '',
-  ];
+  return `Which node was slower, over the ${t.deliveries} deliveries both ran (deliver to deliver-result): A ${readableMicros(t.microsA)}, B ${readableMicros(t.microsB)}, B/A ${ratio(t.microsA, t.microsB)}: ${slower === 'neither' ? 'neither' : `${slower} slower`}`;
+}
+
+function timingLines(r: DivergeResult, options: ReportOptions): string[] {
+  if (r.timing.deliveries === 0) return ['', slowerLine(r)];
+  const out = ['', slowerLine(r), ''];
+  timingTables(r, options).forEach((table, i) => {
+    if (i > 0) out.push('');
+    out.push(tableText(table));
+  });
+  return out;
+}
+
+/** The time tables (none when no delivery both ran). */
+function timingTables(r: DivergeResult, options: ReportOptions): Table[] {
+  const t = r.timing;
+  if (t.deliveries === 0) return [];
   const tables = [
     timeTable('Delivery time by vat', 'vat', t.byVat, options.timeRows),
     timeTable('Delivery time by vat and method', 'vat method', t.byMethod, options.timeRows),
@@ -250,11 +263,7 @@ function timingLines(r: DivergeResult, options: ReportOptions): string[] {
       note: 'a part unknown on either side in a crank is left out of that crank (the cranks column counts where both know it)',
     });
   }
-  tables.forEach((table, i) => {
-    if (i > 0) out.push('');
-    out.push(tableText(table));
-  });
-  return out;
+  return tables;
 }
 
 /** The text report. */
@@ -269,6 +278,22 @@ export function divergeText(r: DivergeResult, options: ReportOptions): string {
     ...timingLines(r, options),
   ];
   return `${lines.join('\n')}\n`;
+}
+
+/** The markdown report (a pull-request or issue comment): the verdict, the ranges, the divergence as text, the tables. */
+export function divergeMarkdown(r: DivergeResult, options: ReportOptions): string {
+  const out = [
+    `**${markdownEscape(verdictLine(r))}**`,
+    '',
+    `- ${markdownEscape(sideLine('A', options.nameA, r.a))}`,
+    `- ${markdownEscape(sideLine('B', options.nameB, r.b))}`,
+    `- ${markdownEscape(comparedLine(r))}`,
+  ];
+  const divergence = divergenceLines(r).slice(1);
+  if (divergence.length > 0) out.push('', '### First divergence', '', '```text', ...divergence, '```');
+  out.push('', '### Computrons and deliveries', '', '```text', ...deliveryLines(r).slice(1), '```', '', markdownEscape(slowerLine(r)));
+  for (const table of timingTables(r, options)) out.push('', tableMarkdown(table));
+  return `${out.join('\n')}\n`;
 }
 
 /** The JSON report. */

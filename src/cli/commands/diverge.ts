@@ -4,7 +4,7 @@
  * status as diff's: 0 the deterministic parts agree, 1 they differ, 2 usage.
  */
 import { Option, type Command } from 'commander';
-import { divergeJson, divergeText, verdictLine } from '../../analyses/diverge/diverge-report.js';
+import { divergeJson, divergeMarkdown, divergeText, verdictLine } from '../../analyses/diverge/diverge-report.js';
 import { divergeOf } from '../../run/diverge.js';
 import { commandSettings } from '../../run/pass-settings.js';
 import { PassError } from '../../run/pass.js';
@@ -16,6 +16,7 @@ import { SUMMARIES } from './summaries.js';
 
 interface DivergeCliOptions {
   json?: boolean;
+  format: 'text' | 'markdown' | 'json';
   entries?: boolean;
   timeRows: number;
   annotations?: string;
@@ -30,7 +31,8 @@ export function register(program: Command): Command {
     .description(SUMMARIES.diverge)
     .argument('<a>', "one node's slog (plain, gzipped, a folder of per-block files; - for stdin)")
     .argument('<b>', "the other's")
-    .option('--json', 'the report as JSON')
+    .option('--json', 'the report as JSON (as --format json)')
+    .addOption(new Option('--format <format>', 'report format').choices(['text', 'markdown', 'json']).default('text'))
     .option('--entries', "also compare the entries of cranks whose crankhashes agree (what the hash does not cover: console lines...; slower)")
     .addOption(new Option('--time-rows <n>', 'rows of each time table, largest difference first (0: all)').argParser(parseNonNegativeInt).default(10));
   for (const opt of outputOptions('write the report to file instead of stdout')) cmd.addOption(opt);
@@ -57,8 +59,9 @@ Examples:
     const out = openOutput(opts.out, { inputs: [a, b, annotationFile], force: opts.force });
     const annotations = annotationsFrom(opts);
     const settings = commandSettings();
-    const notSlog = (which: string) => (err: unknown): never => {
-      if (err instanceof PassError && err.kind === 'not-a-slog') throw new CliError(`${which} ${err.message}`, EXIT_USAGE);
+    // Not a slog at all (its first lines are not slog entries): a side that cannot be compared (a usage error, as compare's).
+    const notSlog = (err: unknown): never => {
+      if (err instanceof PassError && err.kind === 'not-a-slog') throw new CliError(err.message, EXIT_USAGE);
       throw err;
     };
     const run = divergeOf({
@@ -67,13 +70,15 @@ Examples:
       vatNames: annotations.vatNames,
       compareEntries: opts.entries === true,
     });
-    const { result } = await passOrFail(run.catch(notSlog('')));
+    const { result } = await passOrFail(run.catch(notSlog));
     const names = { nameA: a === '-' ? '<stdin>' : a, nameB: b === '-' ? '<stdin>' : b, timeRows: opts.timeRows };
-    if (opts.json) out.write(`${JSON.stringify(divergeJson(result, names), null, 2)}\n`);
+    const format = opts.json ? 'json' : opts.format;
+    if (format === 'json') out.write(`${JSON.stringify(divergeJson(result, names), null, 2)}\n`);
+    else if (format === 'markdown') out.write(divergeMarkdown(result, names));
     else out.write(divergeText(result, names));
     await out.close();
-    // With the report in a file (or as JSON), the verdict still reaches the terminal.
-    if (result.diverged && (opts.out !== undefined || opts.json)) warn(verdictLine(result));
+    // With the report in a file (or not as text), the verdict still reaches the terminal.
+    if (result.diverged && (opts.out !== undefined || format !== 'text')) warn(verdictLine(result));
     process.exitCode = result.diverged ? EXIT_FAILURE : EXIT_OK;
   });
   return cmd;
