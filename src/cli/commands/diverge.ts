@@ -73,7 +73,8 @@ Examples:
     const { result } = await passOrFail(run.catch(notSlog));
     const names = { nameA: a === '-' ? '<stdin>' : a, nameB: b === '-' ? '<stdin>' : b, timeRows: opts.timeRows };
     const format = opts.json ? 'json' : opts.format;
-    if (format === 'json') out.write(`${JSON.stringify(divergeJson(result, names), null, 2)}\n`);
+    // What the slog does not say (a side's first block outside blocks) is null, not left out.
+    if (format === 'json') out.write(`${JSON.stringify(divergeJson(result, names), (_key, value: unknown) => value ?? null, 2)}\n`);
     else if (format === 'markdown') out.write(divergeMarkdown(result, names));
     else out.write(divergeText(result, names));
     await out.close();
