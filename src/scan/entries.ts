@@ -50,8 +50,10 @@ export function crankFinish(
   seconds: U<number>,
   time: U<number>,
   monotime: U<number>,
+  crankhash: U<string>,
+  activityhash: U<string>,
 ): CrankFinishEntry {
-  return { type: 'crank-finish', crankNum, crankType, messageType, seconds, time, monotime };
+  return { type: 'crank-finish', crankNum, crankType, messageType, seconds, time, monotime, crankhash, activityhash };
 }
 
 export function syscall(
@@ -204,6 +206,8 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
         f.seconds ? num(o.seconds) : undefined,
         f.time ? num(o.time) : undefined,
         f.monotime ? num(o.monotime) : undefined,
+        f.crankhash ? str(o.crankhash) : undefined,
+        f.activityhash ? str(o.activityhash) : undefined,
       );
     }
     case 'syscall': {

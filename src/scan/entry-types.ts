@@ -67,6 +67,9 @@ export interface CrankFinishEntry extends Stamped {
   messageType?: string;
   /** The crank's duration as the kernel measured it. */
   seconds?: number;
+  /** The hash of the crank's kernel-state changes, and the running hash of every crank's (in consensus on a chain). */
+  crankhash?: string;
+  activityhash?: string;
 }
 
 export interface SyscallEntry extends Stamped {

@@ -45,8 +45,8 @@ export const KEY_ORDER: { readonly [T in CrankEntryType]: ReadonlyArray<KeySpec<
     k('crankType', 'word', 'crankType', true),
     k('messageType', 'word', 'messageType', true),
     k('crankNum', 'int', 'crankNum'),
-    k('crankhash', 'word', undefined, true),
-    k('activityhash', 'word', undefined, true),
+    k('crankhash', 'word', 'crankhash', true),
+    k('activityhash', 'word', 'activityhash', true),
   ],
   syscall: [
     k('crankNum', 'int', 'crankNum', true),

@@ -100,7 +100,7 @@ export function syscallReads(reads: Reads, name: string | undefined): SyscallNam
 /** Every field of every type: what the plain path of old gave every consumer. */
 export const READ_ALL: Reads = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message', 'time', 'monotime'],
-  'crank-finish': ['crankNum', 'crankType', 'messageType', 'seconds', 'time', 'monotime'],
+  'crank-finish': ['crankNum', 'crankType', 'messageType', 'seconds', 'time', 'monotime', 'crankhash', 'activityhash'],
   syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'time', 'monotime'],
   'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'status', 'ksr', 'vsr', 'time', 'monotime'],
   deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'time', 'monotime'],

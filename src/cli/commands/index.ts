@@ -39,6 +39,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./compare.js'),
   },
   {
+    name: 'diverge',
+    usage: '[options] <a> <b>',
+    summary: SUMMARIES.diverge,
+    load: () => import('./diverge.js'),
+  },
+  {
     name: 'annotate',
     usage: '[options] [files...]',
     summary: SUMMARIES.annotate,

@@ -10,6 +10,7 @@ export const SUMMARIES = {
   top: 'rank delivery cranks by total, local and syscall time, syscall fraction and count, and computrons',
   stats: 'tables: syscalls by type, deliveries by vat and by vat+method, cranks and computrons by vat, totals',
   compare: 'compare two slogs (base and head): counts, computrons, delivery times; exit 1 when a --fail-on threshold is exceeded',
+  diverge: 'where two slogs of one chain (two validators) or one benchmark diverged: first differing crank and field, computrons, which node was slower',
   annotate: 'write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)',
   flow: 'the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved',
   kref: 'the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it',
