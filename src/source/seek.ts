@@ -57,8 +57,10 @@ export interface SeekRefusal {
   refused: string;
 }
 
-/** Bytes read and parsed per probe window. */
-const WINDOW = 64 << 10;
+/** Bytes read and parsed per probe window (lines longer than one are read in windows of growing size). */
+const WINDOW = 16 << 10;
+/** The first read for the start or end of one line. */
+const SMALL = 1 << 10;
 /** The byte search's chunks. */
 const SEARCH_CHUNK = 4 << 20;
 /** The range's reads. */
@@ -128,8 +130,8 @@ class File {
   /** The start of the line holding byte `pos`. */
   lineStart(pos: number): number {
     let at = pos;
-    while (at > 0) {
-      const from = Math.max(0, at - WINDOW);
+    for (let step = SMALL; at > 0; step = Math.min(step * 2, WINDOW)) {
+      const from = Math.max(0, at - step);
       const nl = this.read(from, at - from).lastIndexOf(10);
       if (nl >= 0) return from + nl + 1;
       at = from;
@@ -141,8 +143,8 @@ class File {
   line(start: number, limit: number): { end: number; bytes: Buffer } {
     const pieces: Buffer[] = [];
     let at = start;
-    for (;;) {
-      const chunk = this.read(at, WINDOW);
+    for (let step = SMALL; ; step = Math.min(step * 2, WINDOW)) {
+      const chunk = this.read(at, step);
       const nl = chunk.indexOf(10);
       if (nl >= 0 || chunk.length === 0) {
         pieces.push(nl >= 0 ? chunk.subarray(0, nl) : chunk);
@@ -305,7 +307,6 @@ function checkRange(file: File, start: number, end: number, range: SeekRange, li
     if (line.bytes.length === 0) continue;
     const p = parsed(line.bytes.toString('utf8'), range.key);
     if (p === undefined) throw new Refused(`a line that is not a slog entry at byte ${line.start}`);
-    if (p.type === 'kernel-init-start') throw new Refused(`a kernel start at byte ${line.start}`);
     if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
     if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
   }
@@ -317,21 +318,43 @@ interface Ran {
   blockHeight: number;
 }
 
+/** The lines before the line start `pos`, last first, read a window at a time. */
+function* linesBefore(file: File, pos: number, limit: number): Generator<Line> {
+  let at = pos;
+  while (at > 0) {
+    const from = Math.max(0, at - WINDOW);
+    const win = file.read(from, at - from);
+    // The window ends with the newline of the line before `at`.
+    let lineEnd = win.length - 1;
+    let found = false;
+    while (lineEnd > 0 || from === 0) {
+      const nl = lineEnd > 0 ? win.lastIndexOf(10, lineEnd - 1) : -1;
+      if (nl < 0 && from > 0) break;
+      yield { start: from + nl + 1, end: from + lineEnd, bytes: stripCr(win.subarray(nl + 1, lineEnd)) };
+      found = true;
+      at = from + nl + 1;
+      if (nl < 0) return;
+      lineEnd = nl;
+    }
+    if (!found) {
+      // A line longer than a window.
+      const start = file.lineStart(at - 1);
+      yield { start, end: at - 1, bytes: file.line(start, limit).bytes };
+      at = start;
+    }
+  }
+}
+
 /**
- * The last key before the line start `pos`, read line by line backwards
- * (each kernel run's keys grow: its last is its highest); -1 when none.
+ * The last key before the line start `pos`, read backwards (each kernel
+ * run's keys grow: its last is its highest); -1 when none.
  */
 function lastKeyBefore(file: File, pos: number, key: SeekKey, limit: number): number {
   const name = key === 'crankNum' ? CRANK_NUM : BLOCK_HEIGHT;
-  let end = pos - 1;
-  while (end > 0) {
-    const start = file.lineStart(end);
-    const { bytes } = file.line(start, limit);
-    if (bytes.indexOf(name) >= 0) {
-      const p = parsed(bytes.toString('utf8'), key);
-      if (p?.key !== undefined) return p.key;
-    }
-    end = start - 1;
+  for (const line of linesBefore(file, pos, limit)) {
+    if (line.bytes.indexOf(name) < 0) continue;
+    const p = parsed(line.bytes.toString('utf8'), key);
+    if (p?.key !== undefined) return p.key;
   }
   return -1;
 }
@@ -343,14 +366,14 @@ function lastKeyBefore(file: File, pos: number, key: SeekKey, limit: number): nu
  * ran before a restart runs again after it, with its number, and the
  * whole read marks it (again after restart).
  */
-function lastRun(file: File, starts: readonly number[], limit: number): { floor: number; ran: Ran } {
+function lastRun(file: File, starts: readonly number[], key: SeekKey, limit: number): { floor: number; ran: Ran } {
   const ran: Ran = { crankNum: -1, blockHeight: -1 };
   if (starts.length < 2) return { floor: 0, ran };
   let floor = 0;
   for (const place of starts.slice(1)) {
     floor = file.lineStart(place);
     ran.crankNum = Math.max(ran.crankNum, lastKeyBefore(file, floor, 'crankNum', limit));
-    ran.blockHeight = Math.max(ran.blockHeight, lastKeyBefore(file, floor, 'blockHeight', limit));
+    if (key === 'blockHeight') ran.blockHeight = Math.max(ran.blockHeight, lastKeyBefore(file, floor, 'blockHeight', limit));
   }
   return { floor, ran };
 }
@@ -389,7 +412,7 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
     break;
   }
   const [creates, starts] = search(file, [CREATE_VAT, KERNEL_START]) as [number[], number[]];
-  const { floor, ran } = lastRun(file, starts, limit);
+  const { floor, ran } = lastRun(file, starts, range.key, limit);
   if (range.from <= (range.key === 'crankNum' ? ran.crankNum : ran.blockHeight)) throw new Refused(`${range.key} ${range.from} may have run before a restart`);
   const seen: Keyed[] = [];
   const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor);
