@@ -205,14 +205,19 @@ function* linesFrom(file: File, at: number, until: number, limit: number): Gener
  * own lines are checked whole: checkRange).
  */
 function keyedAfter(file: File, pos: number, key: SeekKey, limit: number): Keyed | undefined {
+  for (const keyed of keyedLines(file, pos, key, limit)) return keyed;
+  return undefined;
+}
+
+/** The lines that carry the key from the first line starting at or after `pos` on (as keyedAfter). */
+function* keyedLines(file: File, pos: number, key: SeekKey, limit: number): Generator<Keyed> {
   const at = pos === 0 || file.read(pos - 1, 1)[0] === 10 ? pos : nextLineStart(file, pos);
   const name = key === 'crankNum' ? CRANK_NUM : BLOCK_HEIGHT;
   for (const line of linesFrom(file, at, file.size, limit)) {
     if (line.bytes.indexOf(name) < 0) continue;
     const p = parsed(line.bytes.toString('utf8'), key);
-    if (p?.key !== undefined) return { start: line.start, end: line.end, key: p.key, type: p.type };
+    if (p?.key !== undefined) yield { start: line.start, end: line.end, key: p.key, type: p.type };
   }
-  return undefined;
 }
 
 /** The start of the line after the one holding `pos`. */
@@ -243,11 +248,9 @@ function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean
     if (k === undefined || beyond(k.key)) hi = mid;
     else lo = k.end + 1;
   }
-  let k = keyedAfter(file, lo, key, limit);
-  while (k !== undefined) {
+  for (const k of keyedLines(file, lo, key, limit)) {
     seen.push(k);
     if (beyond(k.key)) return k;
-    k = keyedAfter(file, k.end + 1, key, limit);
   }
   return undefined;
 }
