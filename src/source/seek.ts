@@ -62,7 +62,7 @@ const WINDOW = 16 << 10;
 /** The first read for the start or end of one line. */
 const SMALL = 1 << 10;
 /** The byte search's chunks. */
-const SEARCH_CHUNK = 4 << 20;
+const SEARCH_CHUNK = 1 << 20;
 /** The range's reads. */
 const RANGE_CHUNK = 512 << 10;
 /** A range bigger than this share of the file is read as a whole file is (checking it would cost more than the seek saves). */
@@ -72,6 +72,10 @@ const CREATE_VAT = Buffer.from('"create-vat"');
 const KERNEL_START = Buffer.from('"kernel-init-start"');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
+const CRANK_START = Buffer.from('"type":"crank-start"');
+const BEGIN_BLOCK = Buffer.from('"type":"cosmic-swingset-begin-block"');
+const CRANK_NUM_AT = Buffer.from('"crankNum":');
+const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
 
 /** A line that carries the key: where it starts and ends, its key, and its entry type. */
 interface Keyed {
@@ -255,27 +259,110 @@ function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean
   return undefined;
 }
 
-/** Every place in the file where `needles` occur, by a byte search (a needle across two chunks is found too). */
-function search(file: File, needles: readonly Buffer[]): number[][] {
-  const found: number[][] = needles.map(() => []);
-  const overlap = Math.max(...needles.map((n) => n.length)) - 1;
+/** A line that opens a crank (its crank-start) or a block (its begin-block), found by the byte search: where, and its number (NaN: not found near). */
+interface Opener {
+  at: number;
+  num: number;
+}
+
+/** How far after an opener's type its number may be (`{"type":"crank-start","crankType":"delivery","crankNum":12`). */
+const NUMBER_WITHIN = 200;
+
+/** What the byte search finds: lines that name vats, kernel starts, and the openers of cranks and blocks. */
+interface Found {
+  creates: number[];
+  starts: number[];
+  cranks: Opener[];
+  blocks: Opener[];
+}
+
+/**
+ * The number after `name` within NUMBER_WITHIN bytes of `from` in `chunk`
+ * (NaN: none there), or undefined when the chunk ends before it could be
+ * read (the next chunk, which overlaps this one, reads it).
+ */
+function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): number | undefined {
+  const k = chunk.indexOf(name, from);
+  if (k < 0 || k - from > NUMBER_WITHIN) return chunk.length - from > NUMBER_WITHIN || last ? NaN : undefined;
+  let i = k + name.length;
+  let value = 0;
+  let digits = 0;
+  for (; i < chunk.length; i += 1) {
+    const c = chunk[i] as number;
+    if (c < 48 || c > 57) break;
+    value = value * 10 + (c - 48);
+    digits += 1;
+  }
+  if (i === chunk.length && !last) return undefined;
+  return digits > 0 && digits < 16 ? value : NaN;
+}
+
+/**
+ * The byte search (Buffer.indexOf over the whole file, no parsing): every
+ * place of `"create-vat"` and `"kernel-init-start"`, and every
+ * crank-start and begin-block with its number (a needle, or a number,
+ * across two chunks is found in the next: they overlap).
+ */
+function search(file: File, key: SeekKey): Found {
+  const found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
+  const overlap = NUMBER_WITHIN + 64;
   const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
+  const places = (chunk: Buffer, pos: number, needle: Buffer, list: number[]): void => {
+    for (let at = chunk.indexOf(needle); at >= 0; at = chunk.indexOf(needle, at + 1)) {
+      if (list.length === 0 || pos + at > (list[list.length - 1] as number)) list.push(pos + at);
+    }
+  };
+  const openers = (chunk: Buffer, pos: number, last: boolean, needle: Buffer, name: Buffer, list: Opener[]): void => {
+    for (let at = chunk.indexOf(needle); at >= 0; at = chunk.indexOf(needle, at + 1)) {
+      if (list.length > 0 && pos + at <= (list[list.length - 1] as Opener).at) continue;
+      const num = numberAfter(chunk, at, name, last);
+      if (num === undefined) break;
+      list.push({ at: pos + at, num });
+    }
+  };
   for (let pos = 0; pos < file.size; ) {
     const chunk = file.read(pos, SEARCH_CHUNK, 'searched', buf);
-    needles.forEach((needle, i) => {
-      for (let at = chunk.indexOf(needle); at >= 0; at = chunk.indexOf(needle, at + 1)) {
-        const abs = pos + at;
-        const list = found[i] as number[];
-        if (list[list.length - 1] !== abs) list.push(abs);
-      }
-    });
-    if (pos + chunk.length >= file.size) break;
+    const last = pos + chunk.length >= file.size;
+    places(chunk, pos, CREATE_VAT, found.creates);
+    places(chunk, pos, KERNEL_START, found.starts);
+    openers(chunk, pos, last, CRANK_START, CRANK_NUM_AT, found.cranks);
+    if (key === 'blockHeight') openers(chunk, pos, last, BEGIN_BLOCK, BLOCK_HEIGHT_AT, found.blocks);
+    if (last) break;
     pos += chunk.length - overlap;
   }
   return found;
 }
 
-/** The whole lines holding `places`, once each, in order; each checked to be a slog entry. */
+/**
+ * The openers of the selection's key after the last kernel start (`floor`)
+ * grow, and those with a number in the range are all in the bytes read,
+ * and only those: so no crank or block of the selection is elsewhere (a
+ * run again without its kernel start: slogs joined, a line lost).
+ */
+function checkOpeners(openers: readonly Opener[], floor: number, range: SeekRange, start: number, end: number): void {
+  let last = -Infinity;
+  for (const o of openers) {
+    if (o.at < floor) continue;
+    if (Number.isNaN(o.num)) throw new Refused(`an opener without its number at byte ${o.at}`);
+    if (o.num <= last) throw new Refused(`${range.key} ${o.num} at byte ${o.at} after ${last}`);
+    last = o.num;
+    const selected = o.num >= range.from && o.num <= range.to;
+    if (selected !== (o.at >= start && o.at < end)) throw new Refused(`${range.key} ${o.num} at byte ${o.at} is not where the search found the range`);
+  }
+}
+
+/** The highest number of the openers before `floor` (-1: none). */
+function highestBefore(openers: readonly Opener[], floor: number): number {
+  let high = -1;
+  for (const o of openers) {
+    if (o.at >= floor) break;
+    if (Number.isNaN(o.num)) throw new Refused(`an opener without its number at byte ${o.at}`);
+    high = Math.max(high, o.num);
+  }
+  return high;
+}
+
+/** The whole lines holding `places`, once each, in order (one that is not a slog entry names no vat, read whole or not). */
 function linesAt(file: File, places: readonly number[], limit: number): Array<{ start: number; bytes: Buffer }> {
   const out: Array<{ start: number; bytes: Buffer }> = [];
   let lastEnd = -1;
@@ -284,7 +371,6 @@ function linesAt(file: File, places: readonly number[], limit: number): Array<{ 
     const start = file.lineStart(place);
     const { end, bytes } = file.line(start, limit);
     lastEnd = end;
-    if (parsed(bytes.toString('utf8'), 'crankNum') === undefined) throw new Refused(`a line that is not a slog entry at byte ${start}`);
     out.push({ start, bytes });
   }
   return out;
@@ -321,66 +407,6 @@ interface Ran {
   blockHeight: number;
 }
 
-/** The lines before the line start `pos`, last first, read a window at a time. */
-function* linesBefore(file: File, pos: number, limit: number): Generator<Line> {
-  let at = pos;
-  while (at > 0) {
-    const from = Math.max(0, at - WINDOW);
-    const win = file.read(from, at - from);
-    // The window ends with the newline of the line before `at`.
-    let lineEnd = win.length - 1;
-    let found = false;
-    while (lineEnd > 0 || from === 0) {
-      const nl = lineEnd > 0 ? win.lastIndexOf(10, lineEnd - 1) : -1;
-      if (nl < 0 && from > 0) break;
-      yield { start: from + nl + 1, end: from + lineEnd, bytes: stripCr(win.subarray(nl + 1, lineEnd)) };
-      found = true;
-      at = from + nl + 1;
-      if (nl < 0) return;
-      lineEnd = nl;
-    }
-    if (!found) {
-      // A line longer than a window.
-      const start = file.lineStart(at - 1);
-      yield { start, end: at - 1, bytes: file.line(start, limit).bytes };
-      at = start;
-    }
-  }
-}
-
-/**
- * The last key before the line start `pos`, read backwards (each kernel
- * run's keys grow: its last is its highest); -1 when none.
- */
-function lastKeyBefore(file: File, pos: number, key: SeekKey, limit: number): number {
-  const name = key === 'crankNum' ? CRANK_NUM : BLOCK_HEIGHT;
-  for (const line of linesBefore(file, pos, limit)) {
-    if (line.bytes.indexOf(name) < 0) continue;
-    const p = parsed(line.bytes.toString('utf8'), key);
-    if (p?.key !== undefined) return p.key;
-  }
-  return -1;
-}
-
-/**
- * A slog of several kernel runs: what ran before its last restart (the
- * highest crank number and block height at each restart), and where the
- * last run starts, after which the range must lie: a crank or block that
- * ran before a restart runs again after it, with its number, and the
- * whole read marks it (again after restart).
- */
-function lastRun(file: File, starts: readonly number[], key: SeekKey, limit: number): { floor: number; ran: Ran } {
-  const ran: Ran = { crankNum: -1, blockHeight: -1 };
-  if (starts.length < 2) return { floor: 0, ran };
-  let floor = 0;
-  for (const place of starts.slice(1)) {
-    floor = file.lineStart(place);
-    ran.crankNum = Math.max(ran.crankNum, lastKeyBefore(file, floor, 'crankNum', limit));
-    if (key === 'blockHeight') ran.blockHeight = Math.max(ran.blockHeight, lastKeyBefore(file, floor, 'blockHeight', limit));
-  }
-  return { floor, ran };
-}
-
 /**
  * The plan for reading `range` of the plain file at `path`, or why there is
  * none. `lineLimit`: lines longer than this are not read whole here (the
@@ -414,8 +440,10 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
     if (parsed(line.bytes.toString('utf8'), range.key) === undefined) throw new Refused('its first line is not a slog entry');
     break;
   }
-  const [creates, starts] = search(file, [CREATE_VAT, KERNEL_START]) as [number[], number[]];
-  const { floor, ran } = lastRun(file, starts, range.key, limit);
+  const { creates, starts, cranks, blocks } = search(file, range.key);
+  // Several kernel runs: the range must be in the last, after what ran before its restart (run again, it is marked so).
+  const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
+  const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: highestBefore(blocks, floor) };
   if (range.from <= (range.key === 'crankNum' ? ran.crankNum : ran.blockHeight)) throw new Refused(`${range.key} ${range.from} may have run before a restart`);
   const seen: Keyed[] = [];
   const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor);
@@ -431,6 +459,7 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
   const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor);
   const end = Math.max(start, last?.start ?? file.size);
   checkOrder(seen);
+  checkOpeners(range.key === 'crankNum' ? cranks : blocks, floor, range, start, end);
   if (end - start > file.size * MAX_RANGE_SHARE) throw new Refused('the range is more than a quarter of the file');
   checkRange(file, start, end, range, limit, ran);
   const naming = linesAt(file, creates.filter((p) => p < start || p >= end), limit);
