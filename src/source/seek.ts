@@ -68,12 +68,21 @@ const RANGE_CHUNK = 512 << 10;
 /** A range bigger than this share of the file is read as a whole file is (checking it would cost more than the seek saves). */
 const MAX_RANGE_SHARE = 0.25;
 
-const CREATE_VAT = Buffer.from('"create-vat"');
-const KERNEL_START = Buffer.from('"kernel-init-start"');
+/**
+ * The byte search's needles: the ends of the JSON strings it looks for
+ * (`"crank-start"` is `"crank` then `-start"`), whose rarer first byte
+ * makes Buffer.indexOf faster than a needle that starts with a quote;
+ * each hit's bytes before are compared with the rest.
+ */
+const START_TAIL = Buffer.from('-start"');
+const VAT_TAIL = Buffer.from('-vat"');
+const BLOCK_TAIL = Buffer.from('-begin-block"');
+const CRANK_HEAD = Buffer.from('"crank');
+const KERNEL_INIT_HEAD = Buffer.from('"kernel-init');
+const CREATE_HEAD = Buffer.from('"create');
+const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
-const CRANK_START = Buffer.from('"type":"crank-start"');
-const BEGIN_BLOCK = Buffer.from('"type":"cosmic-swingset-begin-block"');
 const CRANK_NUM_AT = Buffer.from('"crankNum":');
 const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
 
@@ -307,26 +316,35 @@ function search(file: File, key: SeekKey): Found {
   const found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
   const overlap = NUMBER_WITHIN + 64;
   const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
-  const places = (chunk: Buffer, pos: number, needle: Buffer, list: number[]): void => {
-    for (let at = chunk.indexOf(needle); at >= 0; at = chunk.indexOf(needle, at + 1)) {
-      if (list.length === 0 || pos + at > (list[list.length - 1] as number)) list.push(pos + at);
-    }
-  };
-  const openers = (chunk: Buffer, pos: number, last: boolean, needle: Buffer, name: Buffer, list: Opener[]): void => {
-    for (let at = chunk.indexOf(needle); at >= 0; at = chunk.indexOf(needle, at + 1)) {
-      if (list.length > 0 && pos + at <= (list[list.length - 1] as Opener).at) continue;
-      const num = numberAfter(chunk, at, name, last);
-      if (num === undefined) break;
-      list.push({ at: pos + at, num });
-    }
+  /** A hit at `at` whose bytes before are `head`, not found in the chunk before (which overlaps this one). */
+  const is = (chunk: Buffer, pos: number, at: number, head: Buffer, list: ReadonlyArray<number | Opener>): boolean => {
+    if (at < head.length || chunk.compare(head, 0, head.length, at - head.length, at) !== 0) return false;
+    const prev = list[list.length - 1];
+    return prev === undefined || pos + at > (typeof prev === 'number' ? prev : prev.at);
   };
   for (let pos = 0; pos < file.size; ) {
     const chunk = file.read(pos, SEARCH_CHUNK, 'searched', buf);
     const last = pos + chunk.length >= file.size;
-    places(chunk, pos, CREATE_VAT, found.creates);
-    places(chunk, pos, KERNEL_START, found.starts);
-    openers(chunk, pos, last, CRANK_START, CRANK_NUM_AT, found.cranks);
-    if (key === 'blockHeight') openers(chunk, pos, last, BEGIN_BLOCK, BLOCK_HEIGHT_AT, found.blocks);
+    for (let at = chunk.indexOf(VAT_TAIL); at >= 0; at = chunk.indexOf(VAT_TAIL, at + 1)) {
+      if (is(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
+    }
+    for (let at = chunk.indexOf(START_TAIL); at >= 0; at = chunk.indexOf(START_TAIL, at + 1)) {
+      if (is(chunk, pos, at, KERNEL_INIT_HEAD, found.starts)) found.starts.push(pos + at);
+      else if (is(chunk, pos, at, CRANK_HEAD, found.cranks)) {
+        const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
+        // Cut by the chunk's end: the next chunk reads it (and what follows).
+        if (num === undefined) break;
+        found.cranks.push({ at: pos + at, num });
+      }
+    }
+    if (key === 'blockHeight') {
+      for (let at = chunk.indexOf(BLOCK_TAIL); at >= 0; at = chunk.indexOf(BLOCK_TAIL, at + 1)) {
+        if (!is(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
+        const num = numberAfter(chunk, at, BLOCK_HEIGHT_AT, last);
+        if (num === undefined) break;
+        found.blocks.push({ at: pos + at, num });
+      }
+    }
     if (last) break;
     pos += chunk.length - overlap;
   }
