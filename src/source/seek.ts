@@ -1,29 +1,32 @@
 /**
  * Seeking in a plain slog file: which bytes a selection of cranks or blocks
- * needs, found without reading the rest (issue 30). Crank numbers and block
+ * needs, found without parsing the rest (issue 30). Crank numbers and block
  * heights only grow within one kernel run, so the first line of a selection
  * is found by a binary search over the file's bytes: jump, find the next
  * line start, read the first line there that carries the key (`crankNum`,
- * or a cosmic-swingset entry's `blockHeight`), and halve.
+ * or a cosmic-swingset entry's `blockHeight`), and halve; the end likewise.
  *
- * What the crank model and the consumers need from outside those bytes is
- * found by a byte search over the whole file (Buffer.indexOf, no parsing):
- * the lines that name vats (`"create-vat"`: create-vat entries and the
- * crank-starts of create-vat messages), handed over as a prelude (before
- * the range) and a postlude (after it), and the kernel starts
- * (`"kernel-init-start"`): a second one is a restart, which runs cranks and
- * blocks again with the same numbers, so that the order is not monotone:
- * no seek then.
+ * What the crank model and the consumers need from outside those bytes, and
+ * what says the order holds, is found by a byte search over the whole file
+ * (Buffer.indexOf, no parsing): the lines that name vats (`"create-vat"`:
+ * create-vat entries and the crank-starts of create-vat messages), handed
+ * over as a prelude (before the range) and a postlude (after it); the
+ * kernel starts (a second one is a restart, which runs cranks and blocks
+ * again with the same numbers: the range must then lie in the last kernel
+ * run, above every number run before it, and the whole read marks nothing
+ * in it `again`); and every crank-start (begin-block) with its number,
+ * which must grow within the last run and lie in the range exactly when
+ * selected.
  *
  * A plan is refused (and the caller reads the whole file, as without a
  * seek) whenever it cannot be sure to give what a full read gives: gzip, a
- * restart, keys not in order at the probes or in the range, a range that
- * does not begin at a crank-start (a crank begun before it) or a
- * begin-block, a line in the range or the prelude that is not a slog entry
- * (a full read reports it with its line number, which a seek does not
- * know), lines of another shape (contextual envelopes), or a range too big
- * to be worth checking. Preconditions: `path` names a regular file that is
- * not written to meanwhile.
+ * selection that may have run before a restart, keys not in order at the
+ * probes, in the range or among the openers, a range that does not begin
+ * at a crank-start (a crank begun before it) or a begin-block, a line in
+ * the range that is not a slog entry (a full read reports it with its line
+ * number, which a seek does not know), lines of another shape (contextual
+ * envelopes), or a range too big to be worth checking. Preconditions:
+ * `path` names a regular file that is not written to meanwhile.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { describe, InputError, type SlogSource } from './open.js';
