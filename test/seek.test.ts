@@ -75,7 +75,9 @@ function expectedRange(file: string, range: SeekRange): { start: number; end: nu
   const size = readFileSync(file).length;
   if (first === undefined) return { start: size, end: size };
   const last = after.find((l) => l.at > first.at && (keyOf(l) ?? -1) > range.to);
-  return { start: first.at, end: last?.at ?? size };
+  // A slog of one kernel run with nothing of a lower key before: read from its head.
+  const lower = after.some((l) => l.at < first.at && keyOf(l) !== undefined);
+  return { start: floor === 0 && !lower ? 0 : first.at, end: last?.at ?? size };
 }
 
 const isPlan = (p: unknown): p is SeekPlan => typeof p === 'object' && p !== null && 'start' in p;
@@ -122,6 +124,7 @@ describe('a seek reads the range a plain loop finds, and prints what the whole r
     ['chain-A one block', CHAIN_A, blocks(150, 150), { key: 'blockHeight', from: 150, to: 150 }],
     ['chain-A cranks', CHAIN_A, cranks(1500, 1510), { key: 'crankNum', from: 1500, to: 1510 }],
     ['restart-replay, after the restart', RESTART, cranks(60, 70), { key: 'crankNum', from: 60, to: 70 }],
+    ['chain-A, the first cranks after its restart', CHAIN_A, cranks(1090, 1092), { key: 'crankNum', from: 1090, to: 1092 }],
     ['mid-crank-start', MID_CRANK, cranks(50, 55), { key: 'crankNum', from: 50, to: 55 }],
   ];
   for (const [name, file, selection, range] of seeking) {
@@ -142,6 +145,52 @@ describe('a seek reads the range a plain loop finds, and prints what the whole r
     const { seek, selected } = await expectSame(MID_CRANK, cranks(11, 11));
     expect(isPlan(seek)).toBe(true);
     expect(selected).toBe(1);
+  });
+});
+
+describe('at every crank boundary of a sample: the range a plain loop finds', () => {
+  /** The crank numbers of a slog's crank-starts after its last kernel start, by a plain loop. */
+  const crankNums = (file: string): number[] => {
+    const lines = placed(file);
+    const starts = lines.filter((l) => l.e.type === 'kernel-init-start');
+    const floor = starts.length > 1 ? (starts[starts.length - 1] as Placed).at : 0;
+    const before = lines.filter((l) => l.at < floor && l.e.type === 'crank-start').map((l) => l.e.crankNum as number);
+    const ran = Math.max(-1, ...before);
+    return lines.filter((l) => l.at >= floor && l.e.type === 'crank-start' && (l.e.crankNum as number) > ran).map((l) => l.e.crankNum as number);
+  };
+
+  for (const [name, file, every] of [
+    ['a-local-3, every 3rd crank', slogPath('a-local-3'), 3],
+    ['b-local-5, every 7th crank', slogPath('b-local-5'), 7],
+    ['chain-A after its restart, every 71st crank', CHAIN_A, 71],
+    ['restart-replay after its restart, every 4th crank', RESTART, 4],
+  ] as const) {
+    it(name, () => {
+      const nums = crankNums(file).filter((_, i) => i % every === 0);
+      expect(nums.length).toBeGreaterThan(10);
+      for (const n of nums) {
+        const range: SeekRange = { key: 'crankNum', from: n, to: n + 1 };
+        const plan = planSeek(file, range, BIG_LINE);
+        expect(plan, `${name}: cranks ${n}-${n + 1}`).toMatchObject(expectedRange(file, range));
+      }
+    });
+  }
+
+  it('chain-A after its restart, every 9th block: the range, and the render and top the same', async () => {
+    const lines = placed(CHAIN_A);
+    const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
+    const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number));
+    const heights = lines.filter((l) => l.at >= floor && l.e.type === 'cosmic-swingset-begin-block' && (l.e.blockHeight as number) > ran).map((l) => l.e.blockHeight as number);
+    const sample = heights.filter((_, i) => i % 9 === 0);
+    expect(sample.length).toBeGreaterThan(5);
+    for (const h of sample) {
+      const range: SeekRange = { key: 'blockHeight', from: h, to: h };
+      expect(planSeek(CHAIN_A, range, BIG_LINE), `block ${h}`).toMatchObject(expectedRange(CHAIN_A, range));
+    }
+    for (const h of sample.slice(0, 3)) {
+      const { seek } = await expectSame(CHAIN_A, blocks(h, h));
+      expect(isPlan(seek)).toBe(true);
+    }
   });
 });
 

@@ -471,9 +471,8 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
   let start = first?.start ?? file.size;
   if (first !== undefined) {
     const before = seen.some((k) => k.start < first.start && k.key < range.from);
-    // Nothing keyed before it: read from the head (a slog that starts inside a crank or block reads as it does whole); in a later kernel run, no seek.
-    if (!before && floor > 0) throw new Refused(`${range.key} ${range.from} is at the start of a kernel run`);
-    if (!before) start = 0;
+    // Nothing keyed before it in a slog of one kernel run: read from the head (a slog that starts inside a crank or block reads as it does whole).
+    if (!before && floor === 0) start = 0;
     else if (range.key === 'crankNum' && first.type !== 'crank-start') throw new Refused(`crank ${first.key} begins before byte ${first.start} (no crank-start)`);
     else if (range.key === 'blockHeight' && first.type !== 'cosmic-swingset-begin-block') throw new Refused(`block ${first.key} does not open with its begin-block at byte ${first.start}`);
   }
