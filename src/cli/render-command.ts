@@ -105,7 +105,8 @@ async function render(files: string[], opts: RenderCliOptions, out: Output): Pro
         out: await terminal.textOut(out),
         onBadLine: reportBadLine,
         onOpen: (source) => terminal.opened(source, out),
-        settings: commandSettings(),
+        // --strict judges every line: a seek would not read those outside the selection (run/pass-seek.ts).
+        settings: opts.strict ? { ...commandSettings(), seek: false } : commandSettings(),
         ...terminal.runHooks(out), // afterBatch: backpressure and progress (and a flush per batch with --follow)
       }),
     );

@@ -21,7 +21,8 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { Reads } from '../scan/reads.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult } from './pass.js';
+import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult, type PassSeek } from './pass.js';
+import { seekRangeOf } from './pass-seek.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
@@ -71,6 +72,7 @@ interface AnalysisReading {
   onOpen?: (source: SlogSource) => void;
   /** The analysis never prints a big line's strings: they may stay BigStrings (pass.ts). */
   bigStrings?: boolean;
+  seek?: PassSeek;
 }
 
 /**
@@ -95,6 +97,8 @@ export interface Made<T> {
   sink: ExecutionSink;
   observe?: EntryObserver;
   onOpen?: (source: SlogSource) => void;
+  /** The analysis may read only the bytes of its selection (pass.ts, pass-seek.ts). */
+  seek?: PassSeek;
 }
 
 /** An analysis's value and its pass's result. */
@@ -174,7 +178,7 @@ function readingOf<T>(input: AnalysisInput, made: Made<T>): AnalysisReading {
           own(source);
         }
       : (own ?? outer);
-  return { ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}) };
+  return { ...(onOpen ? { onOpen } : {}), ...(made.observe ? { observe: made.observe } : {}), ...(made.seek ? { seek: made.seek } : {}) };
 }
 
 /** `slogulate stats`: the aggregate, with the stalls of more than `stallSeconds` (default 1). */
@@ -203,7 +207,9 @@ export async function topOf(
     TOP_READS,
     () => {
       const made = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
-      return { value: made, sink: made };
+      // top prints only the selected cranks: it may seek to them (pass-seek.ts).
+      const range = seekRangeOf(input.selection);
+      return { value: made, sink: made, ...(range ? { seek: { range, learn: (entry: SlogEntry) => made.entry(entry) } } : {}) };
     },
     { bigStrings: true },
   );

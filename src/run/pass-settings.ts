@@ -23,11 +23,13 @@ export interface PassSettings {
    * the whole process: the command line's, never a library caller's.
    */
   readonly heap: HeapGovernor | undefined;
+  /** A selection may read only its bytes of a plain file (source/seek.ts); false: every byte, always (SLOGULATE_SEEK=0, the tests' reference). Default true. */
+  readonly seek?: boolean;
 }
 
 /** What the switches say, without a heap governor (a library caller, a test). */
 export function settingsFrom(s: Switches = switches()): PassSettings {
-  return { path: s.fast ? 'fast' : 'plain', checkReads: s.checkReads, spillAt: s.spill, bigLineBytes: s.bigLineBytes, heap: undefined };
+  return { path: s.fast ? 'fast' : 'plain', checkReads: s.checkReads, spillAt: s.spill, bigLineBytes: s.bigLineBytes, heap: undefined, seek: s.seek };
 }
 
 /**

@@ -20,8 +20,9 @@ import { lineReader, type LineReader, type LinesRead } from '../scan/line-reader
 import { BadLine } from '../scan/plain-reader.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
-import { batchBytes, readLines, type BigLine, type LineBatch } from '../source/lines.js';
+import { batchBytes, readLines, splitLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
+import { openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
 import type { HeapGovernor } from './heap-governor.js';
 import type { PassSettings } from './pass-settings.js';
 
@@ -88,6 +89,21 @@ export interface PassConfig {
   bigStrings?: boolean;
   /** The scope the consumer prints those BigStrings in (the text render's: they print as its sentinels while it runs). */
   bigTextScope?: BigTextScope;
+  /**
+   * Read only the bytes of these cranks or blocks (source/seek.ts), when the
+   * inputs are one plain file and the plan is sure to give what a whole
+   * read gives the consumer (it says which consumers: pass-seek.ts).
+   * `learn` is given the entries outside those bytes that name vats, in
+   * file order (those before first); they go nowhere else. Without a plan
+   * (`settings.seek` false, or the plan refused) the whole file is read.
+   */
+  seek?: PassSeek;
+}
+
+/** What a pass may seek to, and who learns the vat names from outside it. */
+export interface PassSeek {
+  range: SeekRange;
+  learn: (entry: SlogEntry) => void;
 }
 
 export interface PassResult {
@@ -103,6 +119,8 @@ export interface PassResult {
   badLines: number;
   /** Where the sink answered 'stop': the line whose entry it answered to. Undefined: every input was read to its end. */
   stopped: PassPlace | undefined;
+  /** The seek's plan (its line numbers count from its range's start), or why there was none; undefined when none was asked for. */
+  seek?: SeekPlan | SeekRefusal;
 }
 
 /** Runs one pass; resolves when every input was read (or the sink said stop) and the model handed everything over. */
@@ -118,8 +136,12 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
   const result: PassResult = { name: inputsName(inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
   const feed = new Feed(reader, assembler, config.observe, result);
+  const plan = config.seek && settings.seek !== false ? seekPlan(inputs, config) : undefined;
+  if (plan !== undefined) result.seek = plan;
+  const seek = plan !== undefined && 'start' in plan ? plan : undefined;
   for (let input = 0; input < inputs.length; input += 1) {
-    const source = await openOrFail(inputs[input] as SlogInput, config);
+    if (seek) learn(reader, seek.prelude, (config.seek as PassSeek).learn);
+    const source = seek ? openRange(inputs[0] as string, seek.start, seek.end) : await openOrFail(inputs[input] as SlogInput, config);
     result.sources.push(source.name);
     assembler.source = source.name;
     config.onOpen?.(source);
@@ -136,9 +158,26 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
       result.stopped = { input, line: stoppedAt };
       break;
     }
+    if (seek) learn(reader, seek.postlude, (config.seek as PassSeek).learn);
   }
   assembler.end();
   return result;
+}
+
+/** A plan for the pass's seek, or why there is none (not one plain file, or the plan refused). */
+function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | SeekRefusal {
+  const only = inputs[0];
+  if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
+  if (config.open) return { refused: 'opened its own way (followed)' };
+  return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+}
+
+/** Lines outside the seek's range that name vats, read as the pass reads every line, to `learn` (the plan checked that each is a slog entry). */
+function learn(reader: LineReader, lines: readonly Buffer[], to: (entry: SlogEntry) => void): void {
+  for (const bytes of lines) {
+    const entry = reader.read(splitLines(bytes), 0);
+    if (entry !== undefined && !(entry instanceof BadLine)) to(entry);
+  }
 }
 
 function expandOrFail(inputs: readonly SlogInput[]): SlogInput[] {

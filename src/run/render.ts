@@ -13,6 +13,7 @@ import { TextRenderer, type TextOut } from '../render/text-renderer.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
 import { runPass, type BadLineReport, type PassResult } from './pass.js';
+import { seekRangeOf } from './pass-seek.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
 
 export interface RenderConfig {
@@ -73,6 +74,8 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
   // The text starts at the slog's first entry, or at its end when it has none (an empty slog): an input that
   // cannot be opened, or is not a slog (run/pass.ts), prints nothing.
   let begun = false;
+  // --summarize counts every entry, --nonoise's block headers the empty blocks before: both need the whole slog (pass-seek.ts).
+  const range = selecting && !options.summarize && !options.nonoise ? seekRangeOf(spec) : undefined;
   const result = await runPass({
     inputs: config.inputs,
     reads: renderReads(options),
@@ -91,6 +94,7 @@ export async function renderSlog(config: RenderConfig): Promise<RenderResult> {
     // Big strings go out through the renderer's scope (render/text-renderer.ts).
     bigStrings: true,
     bigTextScope: renderer.bigText,
+    ...(range ? { seek: { range, learn: (entry) => renderer.vats.observe(entry) } } : {}),
   });
   if (!begun) renderer.begin();
   renderer.end();

@@ -9,6 +9,7 @@
  * | SLOGULATE_HEAP=0 | no heap governor (run/heap-governor.ts) |
  * | SLOGULATE_HEAP_YOUNG_MB, SLOGULATE_HEAP_GC_MB | the governor's young-generation cap, and the old generation's growth that makes it collect |
  * | SLOGULATE_SPILL=N | a crank spills its syscalls into its sink's figures at N held (default 1024, model/assembler.ts; 0 never): the tests make it small |
+ * | SLOGULATE_SEEK=0 | selections read every byte of a plain file instead of seeking (source/seek.ts): the reference seeking is tested against |
  * | SLOGULATE_BIG_LINE_BYTES=N | lines over N bytes are read as a stream of tokens (default 4 MB, source/lines.ts; tests use small N) |
  *
  * The pass reads none of them: its callers (run/'s entry points, cli/) read
@@ -26,6 +27,7 @@ export interface Switches {
   /** Syscalls an open crank holds before it spills (undefined: the default). */
   spill: number | undefined;
   bigLineBytes: number;
+  seek: boolean;
 }
 
 function envNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
@@ -44,5 +46,6 @@ export function switches(env: NodeJS.ProcessEnv = process.env): Switches {
     heapGcMb: envNumber(env, 'SLOGULATE_HEAP_GC_MB') ?? 8,
     spill: envNumber(env, 'SLOGULATE_SPILL'),
     bigLineBytes: envNumber(env, 'SLOGULATE_BIG_LINE_BYTES') ?? BIG_LINE_BYTES,
+    seek: env.SLOGULATE_SEEK !== '0',
   };
 }

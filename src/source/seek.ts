@@ -1,0 +1,526 @@
+/**
+ * Seeking in a plain slog file: which bytes a selection of cranks or blocks
+ * needs, found without parsing the rest (issue 30). Crank numbers and block
+ * heights only grow within one kernel run, so the first line of a selection
+ * is found by a binary search over the file's bytes: jump, find the next
+ * line start, read the first line there that carries the key (`crankNum`,
+ * or a cosmic-swingset entry's `blockHeight`), and halve; the end likewise.
+ *
+ * What the crank model and the consumers need from outside those bytes, and
+ * what says the order holds, is found by a byte search over the whole file
+ * (Buffer.indexOf, no parsing): the lines that name vats (`"create-vat"`:
+ * create-vat entries and the crank-starts of create-vat messages), handed
+ * over as a prelude (before the range) and a postlude (after it); the
+ * kernel starts (a second one is a restart, which runs cranks and blocks
+ * again with the same numbers: the range must then lie in the last kernel
+ * run, above every number run before it, and the whole read marks nothing
+ * in it `again`); and every crank-start (begin-block) with its number,
+ * which must grow within the last run and lie in the range exactly when
+ * selected.
+ *
+ * A plan is refused (and the caller reads the whole file, as without a
+ * seek) whenever it cannot be sure to give what a full read gives: gzip, a
+ * selection that may have run before a restart, keys not in order at the
+ * probes, in the range or among the openers, a range that does not begin
+ * at a crank-start (a crank begun before it) or a begin-block, a line in
+ * the range that is not a slog entry (a full read reports it with its line
+ * number, which a seek does not know), lines of another shape (contextual
+ * envelopes), or a range too big to be worth checking. Preconditions:
+ * `path` names a regular file that is not written to meanwhile.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { describe, InputError, type SlogSource } from './open.js';
+
+/** What a seek selects by: crank numbers, or chain block heights. */
+export type SeekKey = 'crankNum' | 'blockHeight';
+
+/** An inclusive range of keys; `to` is Infinity for an open end. */
+export interface SeekRange {
+  key: SeekKey;
+  from: number;
+  to: number;
+}
+
+/** The bytes to read, and the lines outside them the model needs. */
+export interface SeekPlan {
+  size: number;
+  /** The range to read: `start` is a line start, `end` a line start or the file's size. */
+  start: number;
+  end: number;
+  /** Lines that name vats before `start` and from `end` on, in file order (without their newline). */
+  prelude: Buffer[];
+  postlude: Buffer[];
+  /** Bytes read by the byte search (the whole file), and read and parsed besides the range (probes, checks, prelude). */
+  searched: number;
+  probed: number;
+}
+
+/** Why a seek was not made: the caller reads the whole file. */
+export interface SeekRefusal {
+  refused: string;
+}
+
+/** Bytes read and parsed per probe window (lines longer than one are read in windows of growing size). */
+const WINDOW = 16 << 10;
+/** The first read for the start or end of one line. */
+const SMALL = 1 << 10;
+/** The byte search's chunks. */
+const SEARCH_CHUNK = 1 << 20;
+/** The range's reads. */
+const RANGE_CHUNK = 512 << 10;
+/** A range bigger than this share of the file is read as a whole file is (checking it would cost more than the seek saves). */
+const MAX_RANGE_SHARE = 0.25;
+
+/**
+ * The byte search's needles: the ends of the JSON strings it looks for
+ * (`"crank-start"` is `"crank` then `-start"`), whose rarer first byte
+ * makes Buffer.indexOf faster than a needle that starts with a quote;
+ * each hit's bytes before are compared with the rest.
+ */
+const START_TAIL = Buffer.from('-start"');
+const VAT_TAIL = Buffer.from('-vat"');
+const BLOCK_TAIL = Buffer.from('-begin-block"');
+const CRANK_HEAD = Buffer.from('"crank');
+const KERNEL_INIT_HEAD = Buffer.from('"kernel-init');
+const CREATE_HEAD = Buffer.from('"create');
+const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
+const CRANK_NUM = Buffer.from('"crankNum"');
+const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
+const CRANK_NUM_AT = Buffer.from('"crankNum":');
+const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
+
+/** A line that carries the key: where it starts and ends, its key, and its entry type. */
+interface Keyed {
+  start: number;
+  end: number;
+  key: number;
+  type: string;
+}
+
+/** A line parsed: not JSON or not a slog entry of the usual shape (undefined), or its type and the key if it has one. */
+function parsed(text: string, key: SeekKey): { type: string; key: number | undefined; crankNum: number | undefined } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const entry = value as Record<string, unknown>;
+  const type = entry.type;
+  if (typeof type !== 'string') return undefined;
+  const n = entry.crankNum;
+  const crankNum = typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+  const k = entry[key];
+  if (typeof k !== 'number' || !Number.isFinite(k)) return { type, key: undefined, crankNum };
+  // Block heights: only the chain's entries say which block they are of.
+  if (key === 'blockHeight' && !type.startsWith('cosmic-swingset-')) return { type, key: undefined, crankNum };
+  return { type, key: k, crankNum };
+}
+
+class Refused extends Error {}
+
+/** Reads of one file, counted. */
+class File {
+  probed = 0;
+  searched = 0;
+  readonly size: number;
+
+  constructor(readonly fd: number) {
+    this.size = fstatSync(fd).size;
+  }
+
+  read(pos: number, length: number, count: 'probed' | 'searched' = 'probed', into?: Buffer): Buffer {
+    const want = Math.max(0, Math.min(length, this.size - pos));
+    const buf = into === undefined ? Buffer.allocUnsafe(want) : into.subarray(0, want);
+    let got = 0;
+    while (got < buf.length) {
+      const n = readSync(this.fd, buf, got, buf.length - got, pos + got);
+      if (n === 0) break;
+      got += n;
+    }
+    this[count] += got;
+    return buf.subarray(0, got);
+  }
+
+  /** The start of the line holding byte `pos`. */
+  lineStart(pos: number): number {
+    let at = pos;
+    for (let step = SMALL; at > 0; step = Math.min(step * 2, WINDOW)) {
+      const from = Math.max(0, at - step);
+      const nl = this.read(from, at - from).lastIndexOf(10);
+      if (nl >= 0) return from + nl + 1;
+      at = from;
+    }
+    return 0;
+  }
+
+  /** The end of the line starting at `start` (its `\n`, or the file's end), and its text without a `\r` before the `\n`. */
+  line(start: number, limit: number): { end: number; bytes: Buffer } {
+    const pieces: Buffer[] = [];
+    let at = start;
+    for (let step = SMALL; ; step = Math.min(step * 2, WINDOW)) {
+      const chunk = this.read(at, step);
+      const nl = chunk.indexOf(10);
+      if (nl >= 0 || chunk.length === 0) {
+        pieces.push(nl >= 0 ? chunk.subarray(0, nl) : chunk);
+        at += nl >= 0 ? nl : chunk.length;
+        break;
+      }
+      pieces.push(chunk);
+      at += chunk.length;
+      if (at - start > limit) throw new Refused(`a line of more than ${limit} bytes at byte ${start}`);
+    }
+    let bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
+    if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
+    return { end: at, bytes };
+  }
+}
+
+/** A line: where it starts, where it ends (its `\n`, or the file's end), its bytes without a `\r` before the `\n`. */
+interface Line {
+  start: number;
+  end: number;
+  bytes: Buffer;
+}
+
+const stripCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, bytes.length - 1) : bytes);
+
+/** The lines from the line start `at` on, up to `until`, read a window at a time. */
+function* linesFrom(file: File, at: number, until: number, limit: number): Generator<Line> {
+  while (at < until) {
+    const win = file.read(at, WINDOW);
+    if (win.length === 0) return;
+    let i = 0;
+    for (let nl = win.indexOf(10); nl >= 0; nl = win.indexOf(10, i)) {
+      yield { start: at + i, end: at + nl, bytes: stripCr(win.subarray(i, nl)) };
+      i = nl + 1;
+      if (at + i >= until) return;
+    }
+    if (at + win.length >= file.size) {
+      // The last line, without a newline.
+      if (i < win.length) yield { start: at + i, end: file.size, bytes: stripCr(win.subarray(i)) };
+      return;
+    }
+    if (i === 0) {
+      // A line longer than a window.
+      const { end, bytes } = file.line(at, limit);
+      yield { start: at, end, bytes };
+      at = end + 1;
+    } else {
+      at += i;
+    }
+  }
+}
+
+/**
+ * The first line starting at or after `pos` (`pos` itself when it is a line
+ * start) that carries the key; undefined when none does before the end.
+ * Lines without the key's name in their bytes are not parsed; a line that
+ * has it but is not a slog entry is taken as one without it (the range's
+ * own lines are checked whole: checkRange).
+ */
+function keyedAfter(file: File, pos: number, key: SeekKey, limit: number): Keyed | undefined {
+  for (const keyed of keyedLines(file, pos, key, limit)) return keyed;
+  return undefined;
+}
+
+/** The lines that carry the key from the first line starting at or after `pos` on (as keyedAfter). */
+function* keyedLines(file: File, pos: number, key: SeekKey, limit: number): Generator<Keyed> {
+  const at = pos === 0 || file.read(pos - 1, 1)[0] === 10 ? pos : nextLineStart(file, pos);
+  const name = key === 'crankNum' ? CRANK_NUM : BLOCK_HEIGHT;
+  for (const line of linesFrom(file, at, file.size, limit)) {
+    if (line.bytes.indexOf(name) < 0) continue;
+    const p = parsed(line.bytes.toString('utf8'), key);
+    if (p?.key !== undefined) yield { start: line.start, end: line.end, key: p.key, type: p.type };
+  }
+}
+
+/** The start of the line after the one holding `pos`. */
+function nextLineStart(file: File, pos: number): number {
+  let at = pos;
+  while (at < file.size) {
+    const chunk = file.read(at, WINDOW);
+    const nl = chunk.indexOf(10);
+    if (nl >= 0) return at + nl + 1;
+    at += chunk.length;
+  }
+  return file.size;
+}
+
+/**
+ * The first line start whose keyed line comes after `bound` (`key >= bound`
+ * when `inclusive`, else `key > bound`): a binary search over bytes, then
+ * line by line. Every key seen goes to `seen`, to check the order.
+ */
+function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean, seen: Keyed[], limit: number, floor: number): Keyed | undefined {
+  const beyond = (k: number): boolean => (inclusive ? k >= bound : k > bound);
+  let lo = floor;
+  let hi = file.size;
+  while (hi - lo > WINDOW) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    const k = keyedAfter(file, mid, key, limit);
+    if (k !== undefined) seen.push(k);
+    if (k === undefined || beyond(k.key)) hi = mid;
+    else lo = k.end + 1;
+  }
+  for (const k of keyedLines(file, lo, key, limit)) {
+    seen.push(k);
+    if (beyond(k.key)) return k;
+  }
+  return undefined;
+}
+
+/** A line that opens a crank (its crank-start) or a block (its begin-block), found by the byte search: where, and its number (NaN: not found near). */
+interface Opener {
+  at: number;
+  num: number;
+}
+
+/** How far after an opener's type its number may be (`{"type":"crank-start","crankType":"delivery","crankNum":12`). */
+const NUMBER_WITHIN = 200;
+
+/** What the byte search finds: lines that name vats, kernel starts, and the openers of cranks and blocks. */
+interface Found {
+  creates: number[];
+  starts: number[];
+  cranks: Opener[];
+  blocks: Opener[];
+}
+
+/**
+ * The number after `name` within NUMBER_WITHIN bytes of `from` in `chunk`
+ * (NaN: none there), or undefined when the chunk ends before it could be
+ * read (the next chunk, which overlaps this one, reads it).
+ */
+function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): number | undefined {
+  const k = chunk.indexOf(name, from);
+  if (k < 0 || k - from > NUMBER_WITHIN) return chunk.length - from > NUMBER_WITHIN || last ? NaN : undefined;
+  let i = k + name.length;
+  let value = 0;
+  let digits = 0;
+  for (; i < chunk.length; i += 1) {
+    const c = chunk[i] as number;
+    if (c < 48 || c > 57) break;
+    value = value * 10 + (c - 48);
+    digits += 1;
+  }
+  if (i === chunk.length && !last) return undefined;
+  return digits > 0 && digits < 16 ? value : NaN;
+}
+
+/**
+ * The byte search (Buffer.indexOf over the whole file, no parsing): every
+ * place of `"create-vat"` and `"kernel-init-start"`, and every
+ * crank-start and begin-block with its number (a needle, or a number,
+ * across two chunks is found in the next: they overlap).
+ */
+function search(file: File, key: SeekKey): Found {
+  const found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
+  const overlap = NUMBER_WITHIN + 64;
+  const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
+  /** A hit at `at` whose bytes before are `head`, not found in the chunk before (which overlaps this one). */
+  const is = (chunk: Buffer, pos: number, at: number, head: Buffer, list: ReadonlyArray<number | Opener>): boolean => {
+    if (at < head.length || chunk.compare(head, 0, head.length, at - head.length, at) !== 0) return false;
+    const prev = list[list.length - 1];
+    return prev === undefined || pos + at > (typeof prev === 'number' ? prev : prev.at);
+  };
+  for (let pos = 0; pos < file.size; ) {
+    const chunk = file.read(pos, SEARCH_CHUNK, 'searched', buf);
+    const last = pos + chunk.length >= file.size;
+    for (let at = chunk.indexOf(VAT_TAIL); at >= 0; at = chunk.indexOf(VAT_TAIL, at + 1)) {
+      if (is(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
+    }
+    for (let at = chunk.indexOf(START_TAIL); at >= 0; at = chunk.indexOf(START_TAIL, at + 1)) {
+      if (is(chunk, pos, at, KERNEL_INIT_HEAD, found.starts)) found.starts.push(pos + at);
+      else if (is(chunk, pos, at, CRANK_HEAD, found.cranks)) {
+        const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
+        // Cut by the chunk's end: the next chunk reads it (and what follows).
+        if (num === undefined) break;
+        found.cranks.push({ at: pos + at, num });
+      }
+    }
+    if (key === 'blockHeight') {
+      for (let at = chunk.indexOf(BLOCK_TAIL); at >= 0; at = chunk.indexOf(BLOCK_TAIL, at + 1)) {
+        if (!is(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
+        const num = numberAfter(chunk, at, BLOCK_HEIGHT_AT, last);
+        if (num === undefined) break;
+        found.blocks.push({ at: pos + at, num });
+      }
+    }
+    if (last) break;
+    pos += chunk.length - overlap;
+  }
+  return found;
+}
+
+/**
+ * The openers of the selection's key after the last kernel start (`floor`)
+ * grow, and those with a number in the range are all in the bytes read,
+ * and only those: so no crank or block of the selection is elsewhere (a
+ * run again without its kernel start: slogs joined, a line lost).
+ */
+function checkOpeners(openers: readonly Opener[], floor: number, range: SeekRange, start: number, end: number): void {
+  let last = -Infinity;
+  for (const o of openers) {
+    if (o.at < floor) continue;
+    if (Number.isNaN(o.num)) throw new Refused(`an opener without its number at byte ${o.at}`);
+    if (o.num <= last) throw new Refused(`${range.key} ${o.num} at byte ${o.at} after ${last}`);
+    last = o.num;
+    const selected = o.num >= range.from && o.num <= range.to;
+    if (selected !== (o.at >= start && o.at < end)) throw new Refused(`${range.key} ${o.num} at byte ${o.at} is not where the search found the range`);
+  }
+}
+
+/** The highest number of the openers before `floor` (-1: none). */
+function highestBefore(openers: readonly Opener[], floor: number): number {
+  let high = -1;
+  for (const o of openers) {
+    if (o.at >= floor) break;
+    if (Number.isNaN(o.num)) throw new Refused(`an opener without its number at byte ${o.at}`);
+    high = Math.max(high, o.num);
+  }
+  return high;
+}
+
+/** The whole lines holding `places`, once each, in order (one that is not a slog entry names no vat, read whole or not). */
+function linesAt(file: File, places: readonly number[], limit: number): Array<{ start: number; bytes: Buffer }> {
+  const out: Array<{ start: number; bytes: Buffer }> = [];
+  let lastEnd = -1;
+  for (const place of places) {
+    if (place <= lastEnd) continue;
+    const start = file.lineStart(place);
+    const { end, bytes } = file.line(start, limit);
+    lastEnd = end;
+    out.push({ start, bytes });
+  }
+  return out;
+}
+
+/** Keys seen at the probes, in file order: they must not go down. */
+function checkOrder(seen: Keyed[]): void {
+  const sorted = [...seen].sort((a, b) => a.start - b.start);
+  for (let i = 1; i < sorted.length; i += 1) {
+    const a = sorted[i - 1] as Keyed;
+    const b = sorted[i] as Keyed;
+    if (b.key < a.key) throw new Refused(`keys not in order (${a.key} at byte ${a.start}, ${b.key} at byte ${b.start})`);
+  }
+}
+
+/**
+ * Every line of the range is a slog entry, and its keyed lines are within
+ * the selection (else the keys are not in order: a restart without its
+ * kernel start, a damaged region).
+ */
+function checkRange(file: File, start: number, end: number, range: SeekRange, limit: number, ranBefore: Ran): void {
+  for (const line of linesFrom(file, start, end, limit)) {
+    if (line.bytes.length === 0) continue;
+    const p = parsed(line.bytes.toString('utf8'), range.key);
+    if (p === undefined) throw new Refused(`a line that is not a slog entry at byte ${line.start}`);
+    if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
+    if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
+  }
+}
+
+/** The highest crank number and block height run before the last restart (-1: none, no restart). */
+interface Ran {
+  crankNum: number;
+  blockHeight: number;
+}
+
+/**
+ * The plan for reading `range` of the plain file at `path`, or why there is
+ * none. `lineLimit`: lines longer than this are not read whole here (the
+ * pass reads them as a stream): a plan that would have to is refused.
+ */
+export function planSeek(path: string, range: SeekRange, lineLimit: number): SeekPlan | SeekRefusal {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return { refused: 'cannot be opened' };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { refused: 'not a regular file' };
+    const file = new File(fd);
+    const head = file.read(0, 2);
+    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return { refused: 'gzip' };
+    return plan(file, range, lineLimit);
+  } catch (err) {
+    if (err instanceof Refused) return { refused: err.message };
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function plan(file: File, range: SeekRange, limit: number): SeekPlan {
+  // The head must be a slog entry: a file that is not one is told so by a full read.
+  for (const line of linesFrom(file, 0, file.size, limit)) {
+    if (parsed(line.bytes.toString('utf8'), range.key) === undefined) throw new Refused('its first line is not a slog entry');
+    break;
+  }
+  const { creates, starts, cranks, blocks } = search(file, range.key);
+  // Several kernel runs: the range must be in the last, after what ran before its restart (run again, it is marked so).
+  const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
+  const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: highestBefore(blocks, floor) };
+  if (range.from <= (range.key === 'crankNum' ? ran.crankNum : ran.blockHeight)) throw new Refused(`${range.key} ${range.from} may have run before a restart`);
+  const seen: Keyed[] = [];
+  const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor);
+  let start = first?.start ?? file.size;
+  if (first !== undefined) {
+    const before = seen.some((k) => k.start < first.start && k.key < range.from);
+    // Nothing keyed before it in a slog of one kernel run: read from the head (a slog that starts inside a crank or block reads as it does whole).
+    if (!before && floor === 0) start = 0;
+    else if (range.key === 'crankNum' && first.type !== 'crank-start') throw new Refused(`crank ${first.key} begins before byte ${first.start} (no crank-start)`);
+    else if (range.key === 'blockHeight' && first.type !== 'cosmic-swingset-begin-block') throw new Refused(`block ${first.key} does not open with its begin-block at byte ${first.start}`);
+  }
+  const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor);
+  const end = Math.max(start, last?.start ?? file.size);
+  checkOrder(seen);
+  checkOpeners(range.key === 'crankNum' ? cranks : blocks, floor, range, start, end);
+  if (end - start > file.size * MAX_RANGE_SHARE) throw new Refused('the range is more than a quarter of the file');
+  checkRange(file, start, end, range, limit, ran);
+  const naming = linesAt(file, creates.filter((p) => p < start || p >= end), limit);
+  return {
+    size: file.size,
+    start,
+    end,
+    prelude: naming.filter((l) => l.start < start).map((l) => l.bytes),
+    postlude: naming.filter((l) => l.start >= end).map((l) => l.bytes),
+    searched: file.searched,
+    probed: file.probed,
+  };
+}
+
+/** The bytes `start` to `end` of the file at `path`, as a source: read synchronously, in order. Throws InputError. */
+export function openRange(path: string, start: number, end: number): SlogSource {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  let read = 0;
+  function* chunks(): Generator<Buffer> {
+    const buf = Buffer.allocUnsafe(RANGE_CHUNK);
+    try {
+      for (let pos = start; pos < end; ) {
+        let n: number;
+        try {
+          n = readSync(fd, buf, 0, Math.min(RANGE_CHUNK, end - pos), pos);
+        } catch (err) {
+          throw new InputError(path, describe(err));
+        }
+        if (n === 0) return;
+        pos += n;
+        read += n;
+        yield buf.subarray(0, n);
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { name: path, chunks, rawBytesRead: () => read, rawSize: end - start, gzipped: false };
+}
