@@ -92,7 +92,7 @@ describe('a slog with lines of 50 MB', () => {
     const text = readFileSync(out, 'utf8');
     expect(text.includes(`\nlog: big: ${CONSOLE_TEXT}\n`)).toBe(true);
     expect(text).toMatch(/\ndeliver: @ko\d+ <- bootstrap\(.*, <BIG>\): @kp\d+\n/);
-  });
+  }, 120_000);
 
   it(`stats (gzipped) and top (on stdin) under ${LIMIT_MB} MB`, async () => {
     const gz = join(dir, 'big-lines.slog.gz');
@@ -103,5 +103,5 @@ describe('a slog with lines of 50 MB', () => {
     const top = await run(['top', '-'], { stdin: slog });
     expect(top.status).toBe(0);
     expect(top.rssMb).toBeLessThan(LIMIT_MB);
-  });
+  }, 120_000);
 });
