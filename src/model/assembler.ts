@@ -83,6 +83,14 @@ export interface CrankSink {
    * sink.
    */
   readonly syscallsUnread?: boolean;
+  /**
+   * Opt-in: the sink reads no crank's time split (`crank.parts`,
+   * `crank.deliveryTimes`): the assembler does not make it (parts stay
+   * undefined, deliveryTimes empty). The render without `--parts` says so:
+   * the split is some 6% of its work. A wrapper passes it on from its
+   * inner sink.
+   */
+  readonly partsUnread?: boolean;
 }
 
 /**
@@ -137,8 +145,8 @@ export class CrankAssembler implements ModelPlace {
   private heldSyscalls = 0;
   /** How syscalls meet their results: held pairs, or sums only for a sink that reads none (CrankSink.syscallsUnread). */
   private readonly pairing: SyscallPairing;
-  /** Where the open crank's time goes: fed every entry of it, whatever the sink holds. */
-  private readonly split = new TimeSplit();
+  /** Where the open crank's time goes: fed every entry of it, whatever the sink holds; none for a sink that reads no split (CrankSink.partsUnread). */
+  private readonly split: TimeSplit | undefined;
 
   constructor(
     private readonly sink: CrankSink,
@@ -146,6 +154,7 @@ export class CrankAssembler implements ModelPlace {
   ) {
     this.spillAt = sink.spill ? (options.spillAt ?? SPILL_SYSCALLS) : 0;
     const sumsOnly = sink.syscallsUnread === true && (options.spillAt ?? SPILL_SYSCALLS) > 0;
+    this.split = sink.partsUnread === true ? undefined : new TimeSplit();
     this.pairing = sumsOnly ? new SumsOnly() : new HeldPairs((crank, pair) => this.hold(crank, pair));
   }
 
@@ -290,13 +299,13 @@ export class CrankAssembler implements ModelPlace {
     this.pairing.call(crank, call, replay);
     if (replay) return;
     this.noteVat(crank, call);
-    this.split.syscall(call);
+    this.split?.syscall(call);
   }
 
   /** A syscall-result: it answers the syscall waiting for it, if any (syscall-pairing.ts). Precondition: `crank` is the open crank. */
   private syscallResult(crank: Crank, result: SyscallResultEntry): void {
     this.pairing.result(crank, result);
-    if (result.replay !== true) this.split.syscallResult(result);
+    if (result.replay !== true) this.split?.syscallResult(result);
   }
 
   /** A deliver: the first live one is the crank's delivery, and makes it a delivery crank where no entry said. Precondition: `crank` is the open crank. */
@@ -305,7 +314,7 @@ export class CrankAssembler implements ModelPlace {
     if (live) {
       crank.deliver ??= deliver;
       if (crank.crankType === '') crank.crankType = 'delivery';
-      this.split.deliver(deliver);
+      this.split?.deliver(deliver);
     }
     this.keep(crank, deliver, live);
   }
@@ -316,7 +325,7 @@ export class CrankAssembler implements ModelPlace {
     if (live) {
       crank.deliverResult = dr;
       if (dr.computrons !== undefined) crank.timing.computrons = dr.computrons;
-      this.split.deliverResult(dr);
+      this.split?.deliverResult(dr);
     }
     this.keep(crank, dr, live);
   }
@@ -324,7 +333,7 @@ export class CrankAssembler implements ModelPlace {
   /** Any other entry inside a crank (console, create-vat, start-replay, heap-snapshot-save...; a clist is kept as it is): an item; a live one may name the crank's vat, and goes to the time split. Precondition: `crank` is the open crank. */
   private item(crank: Crank, entry: OtherEntry): void {
     const live = entry.replay !== true;
-    if (live) this.split.other(entry);
+    if (live) this.split?.other(entry);
     this.keep(crank, entry, live);
   }
 
@@ -381,7 +390,7 @@ export class CrankAssembler implements ModelPlace {
     if (crankNum !== undefined) this.number(crank, crankNum);
     this.current = crank;
     this.heldSyscalls = 0;
-    this.split.open(start);
+    this.split?.open(start);
     return crank;
   }
 
@@ -410,7 +419,7 @@ export class CrankAssembler implements ModelPlace {
   private handOver(crank: Crank): void {
     this.current = undefined;
     this.heldSyscalls = 0;
-    this.split.close(crank);
+    this.split?.close(crank);
     // A crank whose type no entry said: one where a vat ran (it delivered, or made syscalls) is a delivery crank.
     if (crank.crankType === '') crank.crankType = crank.deliver || crank.deliverResult || crank.timing.syscallCount > 0 ? 'delivery' : 'routing';
     if (this.sink.crank(crank) === 'stop') this.stopped = true;

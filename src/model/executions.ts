@@ -191,6 +191,7 @@ export class CommittedCranks implements CrankSink {
   /** The open crank spills (assembler.ts): handed on at once, whatever a restart later says of the crank. */
   readonly spill: ((crank: Crank) => void) | undefined;
   readonly syscallsUnread: boolean | undefined;
+  readonly partsUnread: boolean | undefined;
 
   constructor(
     private readonly sink: ExecutionSink,
@@ -198,6 +199,7 @@ export class CommittedCranks implements CrankSink {
   ) {
     this.spill = forwardSpill(sink);
     this.syscallsUnread = sink.syscallsUnread;
+    this.partsUnread = sink.partsUnread;
     this.phase = options.fromFirstCommit === true ? 'passing' : 'holding';
   }
 

@@ -181,6 +181,8 @@ export function bootstrapRecordKey(path: string | undefined): string | undefined
 export const KREF_READS = READ_ALL;
 
 export class KrefModel implements CrankSink {
+  /** Krefs are read from the entries; no crank's time split is (CrankSink.partsUnread). */
+  readonly partsUnread = true;
   private readonly rows = new KrefRows(WIDTH);
   /** Method names (as printed), vat IDs and value paths. */
   readonly methods = new Interner();

@@ -62,10 +62,13 @@ export class TextRenderer implements CrankSink {
   private kernelStarts = 0;
   /** Where this render's big strings are sentinels: its reader makes them for it (run/render.ts). */
   readonly bigText = new BigTextScope();
+  /** Only `--parts` prints the time split: without it, the model makes none (CrankSink.partsUnread). */
+  readonly partsUnread: boolean;
 
   constructor(readonly config: TextRendererConfig) {
     this.vats = config.vats ?? new VatNames(config.annotations.vatNames);
     this.ctx = new RenderContext(config.options, config.annotations, this.vats, this.bigText);
+    this.partsUnread = config.options.parts !== true;
     this.kernel = new KernelLines(this.ctx);
     // The text out, each big string's sentinel replaced by its text.
     const bigText = this.bigText;

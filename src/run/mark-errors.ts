@@ -16,8 +16,10 @@ export class MarkErrors implements ExecutionSink {
   /** The inner sink's, when it spills. */
   readonly spill: ((crank: Crank) => void) | undefined;
   readonly syscallsUnread: boolean | undefined;
+  readonly partsUnread: boolean | undefined;
   constructor(private readonly inner: ExecutionSink) {
     this.syscallsUnread = inner.syscallsUnread;
+    this.partsUnread = inner.partsUnread;
     const spill = forwardSpill(inner);
     this.spill = spill && ((crank) => this.guard(() => spill(crank)));
   }

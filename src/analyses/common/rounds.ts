@@ -167,6 +167,7 @@ export class RoundFilter implements CrankSink {
   /** The inner sink's (a crank that is in no round leaves what it folded unused). */
   readonly spill: ((crank: Crank) => void) | undefined;
   readonly syscallsUnread: boolean | undefined;
+  readonly partsUnread: boolean | undefined;
 
   constructor(
     readonly rounds: Rounds,
@@ -178,6 +179,7 @@ export class RoundFilter implements CrankSink {
   ) {
     this.spill = forwardSpill(inner);
     this.syscallsUnread = inner.syscallsUnread;
+    this.partsUnread = inner.partsUnread;
   }
 
   entry(entry: SlogEntry, line: number): void {

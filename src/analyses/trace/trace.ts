@@ -99,6 +99,8 @@ export const TRACE_READS = READ_ALL;
 
 export class TraceWriter implements CrankSink {
   readonly vats: VatNames;
+  /** The timeline draws deliveries and syscalls from their entries, not from the time split (CrankSink.partsUnread). */
+  readonly partsUnread = true;
   /** Renders syscall lines (every syscall: subscribes and vatstore included). */
   private readonly ctx: RenderContext;
   /** Renders crank names: the text of --nonoise. */
