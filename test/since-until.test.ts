@@ -9,9 +9,12 @@
  * `--cranks` (which seeks) the intersection, and the same as a read of
  * every line (SLOGULATE_SEEK=0). Bad values: one line, exit 2.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseTimeBound } from '../src/analyses/common/time-bounds.js';
+import { lastTimeOf } from '../src/source/last-time.js';
 import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
 
@@ -163,5 +166,59 @@ describe('--since and --until: bad values', () => {
       expect(r.stderr).toMatch(why);
       expect(r.stderr.split('\n')).toHaveLength(2);
     }
+  });
+});
+
+describe('--since and --until on a crank without its crank-start', () => {
+  // mid-crank-start.slog begins inside a crank: that crank's time is its first entry's.
+  const file = join(ROOT, '..', 'shared', 'slogs', 'real', 'mid-crank-start.slog');
+  const lines = readFileSync(file, 'utf8').split('\n').filter((l) => l.trim()).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const firstStart = lines.findIndex((e) => e.type === 'crank-start');
+  const headless = lines[0]?.crankNum as number;
+  const firstTime = lines.find((e) => typeof e.time === 'number')?.time as number;
+  const laterTime = lines.find((e) => typeof e.time === 'number' && e.time > firstTime)?.time as number;
+  const startTime = lines[firstStart]?.time as number;
+
+  it('is selected by its first entry\'s time', async () => {
+    expect(firstStart).toBeGreaterThan(0);
+    expect(lines.slice(0, firstStart).every((e) => e.crankNum === headless)).toBe(true);
+    const until = JSON.parse(await ok(['stats', '--json', '--until', String(startTime), file])) as { cranks: { selected: number } };
+    expect(until.cranks.selected).toBe(1);
+    expect(renderedCranks(await ok(['--until', String(startTime), file]))).toEqual([headless]);
+    expect(renderedCranks(await ok(['--since', String(firstTime), '--until', String(laterTime), file]))).toEqual([headless]);
+    const none = await runMain(['--since', String(laterTime), '--until', String(startTime), file]);
+    expect(renderedCranks(none.stdout)).toEqual([]);
+    expect(none.stderr).toMatch(/: no cranks match cranks since \S+Z until \S+Z\n$/);
+  });
+});
+
+describe('TIME forms and the slog\'s last time', () => {
+  const tmp = mkdtempSync(join(tmpdir(), 'slogulate-since-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('parses each form', () => {
+    expect(parseTimeBound('1795308042.5')).toEqual({ at: 1795308042.5 });
+    expect(parseTimeBound('2026-11-20T10:00:00Z')).toEqual({ at: Date.UTC(2026, 10, 20, 10) / 1000 });
+    expect(parseTimeBound('2026-11-20T10:00')).toEqual({ at: Date.UTC(2026, 10, 20, 10) / 1000 });
+    expect(parseTimeBound('2026-11-20')).toEqual({ at: Date.UTC(2026, 10, 20) / 1000 });
+    expect(parseTimeBound('2026-11-20T12:00:00+02:00')).toEqual({ at: Date.UTC(2026, 10, 20, 10) / 1000 });
+    expect(parseTimeBound('2026-11-20T10:00:00.25Z')).toEqual({ at: Date.UTC(2026, 10, 20, 10) / 1000 + 0.25 });
+    expect(parseTimeBound('10m')).toEqual({ ago: 600 });
+    expect(parseTimeBound('90s')).toEqual({ ago: 90 });
+    expect(parseTimeBound('1h30m')).toEqual({ ago: 5400 });
+    expect(parseTimeBound('1d2h')).toEqual({ ago: 93600 });
+  });
+
+  it('reads the last line with a time from the tail: a long last line without one, CRLF, no final newline', () => {
+    const file = join(tmp, 'tail.slog');
+    const long = JSON.stringify({ type: 'x', blob: 'y'.repeat(200_000) });
+    writeFileSync(file, `{"type":"a","time":1.5}\r\n{"type":"b","time":2.25}\r\n${long}\r\n${long}`);
+    expect(lastTimeOf(file)).toBe(2.25);
+    const none = join(tmp, 'none.slog');
+    writeFileSync(none, `${long}\n`);
+    expect(lastTimeOf(none)).toBeUndefined();
+    writeFileSync(none, `{"type":"a","time":1}\n${JSON.stringify({ type: 'c', blob: 'z'.repeat(150_000), time: 3.5 })}\n`);
+    expect(lastTimeOf(none)).toBe(3.5);
+    expect(lastTimeOf(tmp)).toEqual({ cannot: 'a folder' });
   });
 });
