@@ -4,8 +4,11 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { AnnotationError, emptyAnnotations, loadAnnotations, type Annotations } from '../model/annotations.js';
 import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/common/selection.js';
+import { parseTimeBound, resolveTimeBound, type TimeBound } from '../analyses/common/time-bounds.js';
+import { InputError } from '../source/open.js';
+import { lastTimeOf } from '../source/last-time.js';
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
-import { CliError, EXIT_USAGE, helpPointer } from './errors.js';
+import { CliError, EXIT_FAILURE, EXIT_USAGE, helpPointer } from './errors.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 
 /** A number JavaScript holds exactly (at most 2^53 - 1): a larger one would be read as another. */
@@ -62,7 +65,7 @@ export function blocksOption(description = 'only the cranks these chain blocks r
   return new Option('--blocks <list>', description);
 }
 
-/** `--cranks LIST`, `--vat V` (repeatable) and `--blocks LIST`. */
+/** `--cranks LIST`, `--vat V` (repeatable), `--blocks LIST`, `--since TIME` and `--until TIME`. */
 export function selectionOptions(): Option[] {
   return [
     new Option('--cranks <list>', 'only these cranks: 7215-7495,8000,9000-'),
@@ -70,6 +73,8 @@ export function selectionOptions(): Option[] {
       (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
     ),
     blocksOption(),
+    new Option('--since <time>', 'only cranks whose crank-start time is at or after TIME: epoch seconds (1795308042.5), an ISO date (2026-11-20T10:00:00Z; UTC without a zone) or a duration before the slog\'s end (10m, 90s, 1h30m)'),
+    new Option('--until <time>', 'only cranks whose crank-start time is before TIME (as --since)'),
   ];
 }
 
@@ -83,17 +88,64 @@ export function rangesFrom(option: string, text: string, what: string): NonNulla
   }
 }
 
-export function selectionFrom(opts: { cranks?: string; vat?: string[]; blocks?: string }): SelectionSpec {
+/** Parses `--since`/`--until`'s TIME; a bad one is a usage error naming the option. */
+function timeBoundFrom(option: string, text: string): TimeBound {
+  try {
+    return parseTimeBound(text);
+  } catch (err) {
+    if (err instanceof SelectionError) throw new CliError(`${option}: ${err.message}`, EXIT_USAGE);
+    throw err;
+  }
+}
+
+/**
+ * The slog's last time, for a duration back from its end: the last line
+ * with a `time` of the last file that has one. `files` undefined: the
+ * command does not take a duration (compare: two slogs, two ends).
+ */
+function slogEndTime(option: string, text: string, files: readonly string[] | undefined): number {
+  const giveTime = 'give a time instead';
+  if (files === undefined) throw new CliError(`${option} ${text}: a duration back from the slog's end is not taken here: ${giveTime}`, EXIT_USAGE);
+  if (files.length === 0 || files.includes('-')) throw new CliError(`${option} ${text}: a duration needs a plain slog file to read its end from, not stdin: ${giveTime}`, EXIT_USAGE);
+  for (const file of [...files].reverse()) {
+    let time: ReturnType<typeof lastTimeOf>;
+    try {
+      time = lastTimeOf(file);
+    } catch (err) {
+      if (err instanceof InputError) throw new CliError(err.message, EXIT_FAILURE);
+      throw err;
+    }
+    if (typeof time === 'number') return time;
+    if (time !== undefined) throw new CliError(`${option} ${text}: a duration needs a plain slog file to read its end from; ${file} is ${time.cannot}: ${giveTime}`, EXIT_USAGE);
+  }
+  throw new CliError(`${option} ${text}: no line of ${files.join(', ')} has a time to count back from`, EXIT_USAGE);
+}
+
+/**
+ * The selection options as a spec. `files`: the slogs the command reads,
+ * for a duration back from their end (read from the last file's tail);
+ * undefined where a duration is not taken.
+ */
+export function selectionFrom(opts: { cranks?: string; vat?: string[]; blocks?: string; since?: string; until?: string }, files?: readonly string[]): SelectionSpec {
   const spec: SelectionSpec = {};
   if (opts.cranks !== undefined) spec.cranks = rangesFrom('--cranks', opts.cranks, 'crank');
   if (opts.vat?.length) spec.vats = opts.vat;
   if (opts.blocks !== undefined) spec.blocks = rangesFrom('--blocks', opts.blocks, 'block');
+  const since = opts.since === undefined ? undefined : timeBoundFrom('--since', opts.since);
+  const until = opts.until === undefined ? undefined : timeBoundFrom('--until', opts.until);
+  let end: number | undefined;
+  const endFor = (option: string, text: string): number => (end ??= slogEndTime(option, text, files));
+  if (since !== undefined) spec.since = resolveTimeBound(since, 'ago' in since ? endFor('--since', opts.since as string) : undefined);
+  if (until !== undefined) spec.until = resolveTimeBound(until, 'ago' in until ? endFor('--until', opts.until as string) : undefined);
+  if (spec.since !== undefined && spec.until !== undefined && spec.until <= spec.since) {
+    throw new CliError(`--until ${opts.until} is not after --since ${opts.since}: no crank can match`, EXIT_USAGE);
+  }
   return spec;
 }
 
 /** The warning for an analysis that found no cranks: the slog holds none, or none is selected. */
 export function noCranksWarning(slog: string, spec: SelectionSpec, selection: string): string {
-  const selecting = spec.cranks !== undefined || spec.vats !== undefined || spec.blocks !== undefined;
+  const selecting = spec.cranks !== undefined || spec.vats !== undefined || spec.blocks !== undefined || spec.since !== undefined || spec.until !== undefined;
   return selecting ? `${slog}: no cranks match ${selection}` : `${slog}: holds no cranks`;
 }
 

@@ -93,7 +93,7 @@ export async function renderCommand(files: string[], opts: RenderCliOptions): Pr
 
 async function render(files: string[], opts: RenderCliOptions, out: Output): Promise<number> {
   const annotations = annotationsFrom(opts);
-  const selection = selectionFrom(opts);
+  const selection = selectionFrom(opts, files);
   const terminal = new TerminalSession(files, opts, annotations);
   try {
     const result = await passOrFail(

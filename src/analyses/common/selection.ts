@@ -2,10 +2,12 @@
  * Crank and vat selection: `--cranks 7215-7495,8000,9000-`, `--vat v46`
  * (repeatable; a vat name from the slog or the annotations works too) and
  * `--blocks 85,100-120,13499082-` (the cranks a chain block ran: between its
- * begin-block and its end-block-finish, model/chain.ts). Given together,
- * a crank must match all of them.
+ * begin-block and its end-block-finish, model/chain.ts), `--since T` and
+ * `--until T` (times: a crank is selected when its crank-start's time, else
+ * its first entry's, is >= since and < until; time-bounds.ts). Given together, a
+ * crank must match all of them.
  */
-import type { Crank } from '../../model/crank.js';
+import { crankStartTime, type Crank } from '../../model/crank.js';
 import type { VatNames } from '../../model/vats.js';
 
 /** An inclusive range; `to` is Infinity for an open end (`9000-`). */
@@ -52,17 +54,27 @@ export function formatCrankRanges(ranges: readonly CrankRange[]): string {
     .join(',');
 }
 
+/** A time as an ISO date in UTC, to the millisecond where it has a fraction (`2026-11-20T10:00:00Z`, `2026-11-20T10:00:42.5Z`). */
+export function isoTime(seconds: number): string {
+  const iso = new Date(Math.round(seconds * 1000)).toISOString();
+  return iso.replace(/\.(\d*?)0*Z$/, (_m, digits: string) => (digits ? `.${digits}Z` : 'Z'));
+}
+
 export interface SelectionSpec {
   cranks?: CrankRange[];
   /** Vat IDs (`v46`) or names (`walletFactory`), matched when the crank is seen. */
   vats?: string[];
   /** Chain block heights: the cranks each block ran (a crank outside every block matches none). */
   blocks?: CrankRange[];
+  /** Seconds since the epoch, resolved (a duration back from the slog's end already made a time): cranks started at or after it. */
+  since?: number;
+  /** Cranks started before it. */
+  until?: number;
 }
 
 /** Does the spec select anything less than every crank? */
 export function isSelecting(spec: SelectionSpec): boolean {
-  return !!(spec.cranks?.length || spec.vats?.length || spec.blocks?.length);
+  return !!(spec.cranks?.length || spec.vats?.length || spec.blocks?.length || spec.since !== undefined || spec.until !== undefined);
 }
 
 /**
@@ -94,6 +106,15 @@ export class CrankSelection {
     return height !== undefined && inRanges(ranges, height);
   }
 
+  /** Did the crank start at or after --since and before --until (its crank-start's time, else its first entry's)? A crank without any time matches neither. */
+  hasTime(crank: Crank): boolean {
+    const { since, until } = this.spec;
+    if (since === undefined && until === undefined) return true;
+    const time = crankStartTime(crank);
+    if (time === undefined) return false;
+    return (since === undefined || time >= since) && (until === undefined || time < until);
+  }
+
   hasVat(vatID: string | undefined): boolean {
     const wanted = this.spec.vats;
     if (!wanted?.length) return true;
@@ -106,6 +127,7 @@ export class CrankSelection {
   matches(crank: Crank): boolean {
     if (!this.hasCrank(crank.crankNum)) return false;
     if (!this.hasBlock(crank)) return false;
+    if (!this.hasTime(crank)) return false;
     if (this.spec.vats?.length && crank.crankType === 'routing') return false;
     return this.hasVat(crank.vatID);
   }
@@ -122,6 +144,8 @@ export class CrankSelection {
     if (this.spec.cranks?.length) parts.push(`cranks ${formatCrankRanges(this.spec.cranks)}`);
     if (this.spec.vats?.length) parts.push(`vat ${this.spec.vats.join(', ')}`);
     if (this.spec.blocks?.length) parts.push(`${this.spec.blocks.length === 1 && this.spec.blocks[0]?.from === this.spec.blocks[0]?.to ? 'block' : 'blocks'} ${formatCrankRanges(this.spec.blocks)}`);
+    const times = [this.spec.since === undefined ? '' : `since ${isoTime(this.spec.since)}`, this.spec.until === undefined ? '' : `until ${isoTime(this.spec.until)}`];
+    if (times.some((t) => t)) parts.push(`cranks ${times.filter((t) => t).join(' ')}`);
     return parts.join(' and ') || 'all cranks';
   }
 }

@@ -29,7 +29,7 @@ interface FlowOptions {
 export async function flowCommand(files: string[], opts: FlowOptions): Promise<number> {
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
   const annotations = annotationsFrom(opts);
-  const spec = selectionFrom(opts);
+  const spec = selectionFrom(opts, files);
   const { model, reader, pass } = await passOrFail(
     krefModelOf({
       inputs: files,

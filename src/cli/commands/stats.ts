@@ -55,7 +55,7 @@ Examples:
     const opts = command.optsWithGlobals<StatsCliOptions>();
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
-    const selection = selectionFrom(opts);
+    const selection = selectionFrom(opts, files);
     const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, ...ANALYSIS_REPORTS, settings: commandSettings() }));
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);

@@ -89,7 +89,7 @@ Examples:
     const opts = command.optsWithGlobals<TopCliOptions>();
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
-    const selection = selectionFrom(opts);
+    const selection = selectionFrom(opts, files);
     const { top: result, cranksSelected, pass } = await passOrFail(
       topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, ...ANALYSIS_REPORTS, settings: commandSettings() }),
     );

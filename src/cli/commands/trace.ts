@@ -69,7 +69,7 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
   let begun = false;
   try {
     const annotations = annotationsFrom(opts);
-    const spec = selectionFrom(opts);
+    const spec = selectionFrom(opts, files);
     let selection: CrankSelection | undefined;
     const trace = new TraceWriter({
       write: (text) => out.write(text),

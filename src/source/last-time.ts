@@ -1,0 +1,89 @@
+/**
+ * The slog's last time, read from the file's tail: what a duration back
+ * from the slog's end (`--since 10m`) counts from. Only a plain regular file
+ * can be read from its end: gzip, stdin and pipes cannot (the caller says
+ * so). Memory: a window, and the pieces of one line (a line longer than a
+ * window is put together before it is parsed).
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { describe, InputError } from './open.js';
+
+const WINDOW = 64 << 10;
+
+/** Why the tail cannot be read: the caller makes it a usage error. */
+export interface NoTail {
+  cannot: string;
+}
+
+/** The `time` of a line, if it is a JSON object with a finite number there. */
+function timeOf(bytes: Buffer): number | undefined {
+  if (bytes.indexOf('"time"') < 0) return undefined;
+  try {
+    const value: unknown = JSON.parse(bytes.toString('utf8'));
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+    const time = (value as { time?: unknown }).time;
+    return typeof time === 'number' && Number.isFinite(time) ? time : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The lines of the file from its end back, each whole (without its newline and a `\r` before it). */
+function* linesBackward(fd: number, size: number): Generator<Buffer> {
+  let pos = size;
+  // The start of the line that continues into the windows read after (those nearer the end).
+  let tail: Buffer[] = [];
+  const buf = Buffer.allocUnsafe(WINDOW);
+  while (pos > 0) {
+    const from = Math.max(0, pos - WINDOW);
+    let got = 0;
+    while (got < pos - from) {
+      const n = readSync(fd, buf, got, pos - from - got, from + got);
+      if (n === 0) break;
+      got += n;
+    }
+    const win = Buffer.from(buf.subarray(0, got));
+    let end = win.length;
+    for (let nl = win.lastIndexOf(10, end - 1); nl >= 0; nl = end > 0 ? win.lastIndexOf(10, end - 1) : -1) {
+      yield stripCr(Buffer.concat([win.subarray(nl + 1, end), ...tail]));
+      tail = [];
+      end = nl;
+    }
+    tail = [win.subarray(0, end), ...tail];
+    pos = from;
+  }
+  yield stripCr(Buffer.concat(tail));
+}
+
+const stripCr = (b: Buffer): Buffer => (b.length > 0 && b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b);
+
+/**
+ * The `time` of the last line that has one in the plain file at `path`
+ * (undefined: no line has), or why it cannot be read from its end.
+ * Throws InputError when the file cannot be opened or read.
+ */
+export function lastTimeOf(path: string): number | undefined | NoTail {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { cannot: st.isDirectory() ? 'a folder' : 'not a regular file' };
+    const head = Buffer.alloc(2);
+    readSync(fd, head, 0, 2, 0);
+    if (st.size >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { cannot: 'gzip' };
+    for (const line of linesBackward(fd, st.size)) {
+      const time = timeOf(line);
+      if (time !== undefined) return time;
+    }
+    return undefined;
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(path, describe(err));
+  } finally {
+    closeSync(fd);
+  }
+}
