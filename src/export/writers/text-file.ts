@@ -44,6 +44,87 @@ export class TextFile {
     this.used += (this.buf as unknown as Utf8Writer).utf8Write(text, this.used);
   }
 
+  /**
+   * The cells of a CSV row, written straight into the buffer as bytes
+   * (csv-text.ts's csvRowWriter calls these, one per field): no line
+   * string is built and flattened, no number made a string first. Each
+   * writes exactly the bytes that `write` would of the same text, and
+   * counts its characters in `written` as `write` does.
+   */
+
+  /** One ASCII character (a comma, the newline). */
+  byte(code: number): void {
+    if (this.used >= BUFFER) this.flush();
+    this.buf[this.used] = code;
+    this.used += 1;
+    this.written += 1;
+  }
+
+  /** A number as JavaScript prints it (`'' + value`): a small whole one digit by digit, any other through its text. */
+  number(value: number): void {
+    if ((value | 0) !== value || value < 0) {
+      this.ascii(`${value}`);
+      return;
+    }
+    // -0 passes the test above and prints as 0, as `'' + -0` does.
+    let digits = 1;
+    for (let rest = value; rest >= 10; rest = (rest / 10) | 0) digits += 1;
+    if (this.used + digits > BUFFER) this.flush();
+    const buf = this.buf;
+    let at = this.used + digits;
+    this.used = at;
+    this.written += digits;
+    let rest = value;
+    do {
+      at -= 1;
+      const next = (rest / 10) | 0;
+      buf[at] = 48 + rest - next * 10;
+      rest = next;
+    } while (rest > 0);
+  }
+
+  /** Text known to be ASCII (a number's, `true`): its characters are its bytes. */
+  ascii(text: string): void {
+    const n = text.length;
+    if (this.used + n > BUFFER) {
+      this.write(text);
+      return;
+    }
+    const buf = this.buf;
+    let at = this.used;
+    for (let i = 0; i < n; i += 1) buf[at++] = text.charCodeAt(i);
+    this.used = at;
+    this.written += n;
+  }
+
+  /**
+   * A string cell as csv-text.ts's csvString makes it: written byte by
+   * byte while it is plain ASCII with nothing to quote; else (a comma, a
+   * quote, a line break, a character beyond ASCII, the empty string)
+   * through csvString and `write`.
+   */
+  csvString(text: string, quoted: (text: string) => string): void {
+    const n = text.length;
+    if (n === 0 || this.used + n > BUFFER) {
+      this.write(quoted(text));
+      return;
+    }
+    const buf = this.buf;
+    const start = this.used;
+    let at = start;
+    for (let i = 0; i < n; i += 1) {
+      const c = text.charCodeAt(i);
+      if (c >= 128 || c === 44 || c === 34 || c === 10 || c === 13) {
+        // The bytes written so far are left behind (`used` has not moved): write writes over them.
+        this.write(quoted(text));
+        return;
+      }
+      buf[at++] = c;
+    }
+    this.used = at;
+    this.written += n;
+  }
+
   flush(): void {
     if (this.used === 0) return;
     let at = 0;
