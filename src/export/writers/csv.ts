@@ -3,7 +3,7 @@
  * one line per row (csv-text.ts), written as the slog streams.
  */
 import { mkdirSync } from 'node:fs';
-import { csvHeader, csvRowWriter } from '../csv-text.js';
+import { csvHeader, csvLineMaker } from '../csv-text.js';
 import type { AnyTableDef } from '../schema.js';
 import { TextFile } from './text-file.js';
 import { partitionDir, type DatasetWriter, type SourceWriter } from './writer.js';
@@ -21,8 +21,8 @@ export function csvDataset(root: string): DatasetWriter {
           files.push(file);
           open.add(file);
           file.write(csvHeader(table));
-          const write = csvRowWriter(table);
-          return (row) => write(file, row);
+          const line = csvLineMaker(table);
+          return (row) => file.write(line(row));
         },
         afterBatch: () => undefined,
         async close() {

@@ -16,7 +16,7 @@
  * docs/export.md, "Choices" (both cost this thread more than CSV text).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { csvRowWriter } from '../csv-text.js';
+import { csvLineMaker } from '../csv-text.js';
 import { ExportError, isStopping, trackStopper, untrackStopper } from '../target.js';
 import type { AnyTableDef } from '../schema.js';
 import type { ConvertJob, Converter } from './parquet-convert.js';
@@ -91,7 +91,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           const dir = partitionDir(root, table, source);
           mkdirSync(dir, { recursive: true });
           const columns = table.columns.map((c) => ({ name: c.name as string, type: c.type as string }));
-          const write = csvRowWriter(table);
+          const line = csvLineMaker(table);
           let part = 0;
           let partChars = firstPartChars;
           let file: TextFile | undefined;
@@ -123,7 +123,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           });
           return (row) => {
             file ??= startPart();
-            write(file, row);
+            file.write(line(row));
             if (file.written >= partChars) endPart();
           };
         },
