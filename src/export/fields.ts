@@ -6,7 +6,7 @@
  */
 import { deliveryMethod } from '../analyses/common/delivery-method.js';
 import type { SyscallPair } from '../model/crank.js';
-import { syscallCall, type SyscallCall } from '../model/syscall-call.js';
+import { syscallCall } from '../model/syscall-call.js';
 import { methargsMethod } from '../scan/method-name.js';
 import type { DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
 
@@ -62,8 +62,8 @@ export function computronsOf(result: DeliverResultEntry | undefined): number | n
   return typeof compute === 'number' && Number.isFinite(compute) ? compute : null;
 }
 
-/** The syscall's arguments by name (`ksc`, else `vsc`): read once per syscall, for its target and its method. */
-export function syscallArgsOf(pair: SyscallPair): SyscallCall | undefined {
+/** The syscall's arguments by name (`ksc`, else `vsc`). */
+function callOf(pair: SyscallPair) {
   const { ksc, vsc } = pair.call;
   if (Array.isArray(ksc)) return syscallCall(ksc, true);
   if (Array.isArray(vsc)) return syscallCall(vsc, false);
@@ -76,7 +76,8 @@ export function syscallArgsOf(pair: SyscallPair): SyscallCall | undefined {
  * (vatstoreGetAfter: its prior key); the first ref of dropImports,
  * retireImports, retireExports, abandonExports; else null.
  */
-export function syscallTargetOf(call: SyscallCall | undefined): string | null {
+export function syscallTargetOf(pair: SyscallPair): string | null {
+  const call = callOf(pair);
   if (!call) return null;
   switch (call.name) {
     case 'send':
@@ -104,7 +105,8 @@ export function syscallTargetOf(call: SyscallCall | undefined): string | null {
 }
 
 /** A send's method (as a delivery's is named), an invoke's method; else null. */
-export function syscallMethodOf(call: SyscallCall | undefined): string | null {
+export function syscallMethodOf(pair: SyscallPair): string | null {
+  const call = callOf(pair);
   if (!call) return null;
   if (call.name === 'send') return methargsMethod(call.methargs);
   if (call.name === 'invoke' || call.name === 'callNow') return str(call.method);
