@@ -12,6 +12,7 @@ import type {
   SlogEntry,
   SyscallResultEntry,
 } from '../scan/entry-types.js';
+import { isVatstore } from '../model/syscall-call.js';
 import { NO_VAT } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
@@ -166,6 +167,8 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
     case 'syscall-result': {
       // A result whose syscall the slog lacks (it starts in the middle): only a failure says anything.
       const result = entry as SyscallResultEntry;
+      // Under --novatstore a vatstore syscall's result is not read (render/reads.ts): no line.
+      if (ctx.options.novatstore && isVatstore(result.name)) return [];
       const sr = ctx.kernelSpace ? result.ksr : result.vsr;
       const status = Array.isArray(sr) ? sr[0] : undefined;
       return status === undefined || status === 'ok' ? [] : [`${ctx.tag('result', 'syscall-result')}: ${inline(status)} ${inline(sr?.[1])}`];
