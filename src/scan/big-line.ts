@@ -476,11 +476,19 @@ export async function readBigLine(line: BigLine, plan: ReadPlan, options: BigLin
   return { entry: entryOf(root.value, plan), syscallName: syscallNameOf(root.value) };
 }
 
+interface Named {
+  type?: unknown;
+  syscall?: unknown;
+  ksc?: unknown;
+  vsc?: unknown;
+}
+
 /** The syscall name a line's reads are chosen by (as the plain path finds it). */
 function syscallNameOf(value: unknown): string | undefined {
-  const o = value as { syscall?: unknown; ksc?: unknown; vsc?: unknown; body?: { syscall?: unknown; ksc?: unknown; vsc?: unknown } };
+  const o = value as Named & { body?: Named };
   const e = o.body && typeof o.body === 'object' ? o.body : o;
-  if (typeof e.syscall === 'string') return e.syscall;
-  for (const call of [e.ksc, e.vsc]) if (Array.isArray(call) && typeof call[0] === 'string') return call[0];
-  return undefined;
+  // A syscall's by its name (ksc[0] first: entries.ts fromParsed), a result's by its `syscall` field.
+  const first = (call: unknown): string | undefined => (Array.isArray(call) && typeof call[0] === 'string' ? call[0] : undefined);
+  const field = typeof e.syscall === 'string' ? e.syscall : undefined;
+  return e.type === 'syscall' ? (first(e.ksc) ?? field ?? first(e.vsc)) : (field ?? first(e.ksc) ?? first(e.vsc));
 }
