@@ -17,7 +17,7 @@ import { NO_VAT } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
-import { inline, joinMapped, micros, percent } from './format.js';
+import { inline, joinMapped, json, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
 import { partsFigures, partsFiguresIfTheyAdd } from './parts-header.js';
 import { appendSyscallLines } from './syscall-lines.js';
@@ -178,7 +178,7 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
       // Never outside a crank: the crank model opens one for them.
       return [];
     default:
-      return kernel.lines(entry as OtherEntry, ctx) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
+      return kernel.lines(entry as OtherEntry, ctx) ?? [`@ ${entry.type}: ${json(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
 }
 
