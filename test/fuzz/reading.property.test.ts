@@ -62,6 +62,12 @@ describe('the streaming reader agrees with whole lines (fixed seed)', () => {
     expect(STREAMING_READERS().map((r) => r.name.split(' ')[0])).toEqual(['model', 'everything', 'render', 'stats,', 'export']);
   });
 
+  it('in the inputs sampled, most slogs have a line over their threshold (streamed as tokens)', () => {
+    const inputs = fc.sample(STREAMING.arbitrary, { seed: SEED, numRuns: 80 });
+    const streamed = inputs.filter((s) => s.bytes.toString('latin1').split('\n').some((l) => l.length > s.bigLineBytes));
+    expect(streamed.length / inputs.length).toBeGreaterThan(0.5);
+  });
+
   it(STREAMING.what, async () => {
     await expectProperty(STREAMING, SEED, 80);
   });
