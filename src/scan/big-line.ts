@@ -472,8 +472,10 @@ export async function readBigLine(line: BigLine, plan: ReadPlan, options: BigLin
     return { entry: new BadLine(line.unterminated ? `truncated last line (no newline at end): ${why}` : `not JSON: ${why}`), syscallName: undefined };
   }
   if (!root.isObject) return { entry: new BadLine('not a slog entry (not a JSON object)'), syscallName: undefined };
-  if (root.readAmiss) return { entry: new BadLine(READ_AMISS), syscallName: undefined };
-  return { entry: entryOf(root.value, plan), syscallName: syscallNameOf(root.value) };
+  const entry = entryOf(root.value, plan);
+  // A line that is no entry anyway (its last type not a string) says so, whatever was read in part.
+  if (root.readAmiss && !(entry instanceof BadLine)) return { entry: new BadLine(READ_AMISS), syscallName: undefined };
+  return { entry, syscallName: syscallNameOf(root.value) };
 }
 
 interface Named {
