@@ -200,7 +200,12 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
     'steps: {',
   ];
   for (let i = spec.from; i <= spec.to; i += 1) lines.push(...stepCode(spec, i, codes));
-  lines.push('}', ...(spec.given > 5 ? ['if (v5 !== dispatched) return undefined;'] : []), 'sc.pos = pos;', ...endCode(spec));
+  lines.push(
+    '}',
+    ...(spec.given > codes.NAME_SLOT ? [`if (v${codes.NAME_SLOT} !== dispatched) return undefined;`] : []),
+    'sc.pos = pos;',
+    ...endCode(spec),
+  );
   const keys = spec.steps.map((s) => s.keyBytes);
   const make = new Function('contains', 'KEYS', 'STEPS', 'make', 'READS', 'OTHERWISE', `return function read(${['host', ...params].join(', ')}) {\n${lines.join('\n')}\n};`) as (
     c: typeof contains,
