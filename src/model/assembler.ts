@@ -362,7 +362,9 @@ export class CrankAssembler implements ModelPlace {
   }
 
   private open(start: CrankStartEntry | undefined, first: CrankEntry | undefined, opening: CrankOpening, line: number): Crank {
-    const vatID = start ? (start.vatID ?? start.message?.vatID) : undefined;
+    // A message read whole (not its head) holds what the line says: a vatID that is no string is none.
+    const messageVat = start?.message?.vatID;
+    const vatID = start ? (start.vatID ?? (typeof messageVat === 'string' ? messageVat : undefined)) : undefined;
     const crank: Crank = {
       crankNum: NaN,
       // '' until a delivery or the crank-finish says (older kernels' crank-starts have no type).

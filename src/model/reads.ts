@@ -7,10 +7,12 @@
  * `crankNum` on every crank entry (where cranks begin and end, when their
  * crank-start or crank-finish is missing), `replay` (transcript replays are
  * not the crank's work), `time` on every type (timings, the time split,
- * stalls), a crank-finish's `seconds` (the time of a crank whose
- * crank-start the slog lacks), the vats entries name; for the time split, a
- * delivery's `kind` and `deliveryNum` and a deliver-result's worker
- * `timestamps` (docs/time-split.md). Other entry types are read whole.
+ * stalls; a crank whose crank-start the slog lacks began at its first
+ * entry's, crank.ts `crankStartTime`), a crank-finish's `seconds` (the time
+ * of a crank whose crank-start the slog lacks), the vats entries name; for
+ * the time split, a delivery's `kind` and `deliveryNum` and a
+ * deliver-result's worker `timestamps` (docs/time-split.md). Other entry
+ * types are read whole.
  */
 import type { Reads } from '../scan/reads.js';
 

@@ -12,11 +12,12 @@ import type {
   SlogEntry,
   SyscallResultEntry,
 } from '../scan/entry-types.js';
+import { isVatstore } from '../model/syscall-call.js';
 import { NO_VAT } from '../model/vats.js';
 import { vatOf } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
 import { deliverResultLines, deliveryLines } from './delivery-lines.js';
-import { inline, joinMapped, micros, percent } from './format.js';
+import { inline, joinMapped, json, micros, percent } from './format.js';
 import type { KernelLines } from './kernel-lines.js';
 import { partsFigures, partsFiguresIfTheyAdd } from './parts-header.js';
 import { appendSyscallLines } from './syscall-lines.js';
@@ -166,6 +167,8 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
     case 'syscall-result': {
       // A result whose syscall the slog lacks (it starts in the middle): only a failure says anything.
       const result = entry as SyscallResultEntry;
+      // Under --novatstore a vatstore syscall's result is not read (render/reads.ts): no line.
+      if (ctx.options.novatstore && isVatstore(result.name)) return [];
       const sr = ctx.kernelSpace ? result.ksr : result.vsr;
       const status = Array.isArray(sr) ? sr[0] : undefined;
       return status === undefined || status === 'ok' ? [] : [`${ctx.tag('result', 'syscall-result')}: ${inline(status)} ${inline(sr?.[1])}`];
@@ -175,7 +178,7 @@ export function entryLines(ctx: RenderContext, kernel: KernelLines, entry: SlogE
       // Never outside a crank: the crank model opens one for them.
       return [];
     default:
-      return kernel.lines(entry as OtherEntry, ctx) ?? [`@ ${entry.type}: ${JSON.stringify(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
+      return kernel.lines(entry as OtherEntry, ctx) ?? [`@ ${entry.type}: ${json(ctx.options.noTimes ? withoutTimes(entry) : entry)}`];
   }
 }
 

@@ -1,5 +1,8 @@
 /** Number formats shared by every renderer. */
 import { BigString } from '../scan/big-string.js';
+import { json } from '../scan/deep-json.js';
+
+export { json };
 
 /** Seconds as whole microseconds: `902µs`. */
 export function micros(seconds: number): string {
@@ -69,8 +72,9 @@ export function round2(x: number): number {
 export function inline(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value instanceof BigString) return value.toString();
-  return JSON.stringify(value) ?? String(value);
+  return json(value) ?? String(value);
 }
+
 
 /**
  * `items.map(each).join(separator)`, as a plain loop. Arrays parsed from

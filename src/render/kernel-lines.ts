@@ -9,7 +9,7 @@
 import { snapshotOf } from '../model/snapshots.js';
 import { isBareCreateVat, type OtherEntry } from '../scan/entry-types.js';
 import type { RenderContext } from './context.js';
-import { inline, micros } from './format.js';
+import { inline, json, micros } from './format.js';
 import { snapshotSaveDetails } from './snapshot-line.js';
 import { renderCapData } from './values.js';
 
@@ -37,7 +37,7 @@ const GENERIC_SKIP = new Set(['type', 'time', 'monotime']);
 function genericCosmic(entry: OtherEntry, noTimes: boolean): string {
   const parts = Object.entries(entry)
     .filter(([k]) => !GENERIC_SKIP.has(k) && !(noTimes && k === 'seconds'))
-    .map(([k, v]) => (k === 'seconds' && typeof v === 'number' ? `${k}=${micros(v)}` : `${k}=${JSON.stringify(v)}`));
+    .map(([k, v]) => (k === 'seconds' && typeof v === 'number' ? `${k}=${micros(v)}` : `${k}=${json(v)}`));
   return parts.length ? `${entry.type}: ${parts.join(' ')}` : `${entry.type}:`;
 }
 

@@ -3,9 +3,9 @@
  * what the crank model reads, model/reads.ts): the fields its lines print.
  *
  * - syscalls: `ksc` (`vsc` in vat space) and the result's `ksr` (`vsr`);
- *   under --novatstore, of a vatstore syscall only its name, and nothing of
- *   its result (all its lines go, a failure's `result:` line too:
- *   syscall-lines.ts);
+ *   under --novatstore, of a vatstore syscall and of its result only their
+ *   name (all its lines go, a failure's `result:` line too:
+ *   syscall-lines.ts; the name tells a result whose syscall the slog lacks);
  * - deliveries: `kd` (`vd`); a delivery's result: its status, and why it
  *   failed when it did;
  * - clist lines: all four of their fields, unless --nonoise or --no-clist
@@ -32,8 +32,8 @@ export function renderReads(options: RenderOptions): Reads {
   };
   if (!options.novatstore) return reads;
   // Every syscall's name, to tell the vatstore ones (whose arguments are not read) from the rest.
-  reads = { ...reads, syscall: ['name', ...reads.syscall] };
-  const vatstore: SyscallNameReads = { syscall: ['name'], 'syscall-result': [] };
+  reads = { ...reads, syscall: ['name', ...reads.syscall], 'syscall-result': ['name', ...reads['syscall-result']] };
+  const vatstore: SyscallNameReads = { syscall: ['name'], 'syscall-result': ['name'] };
   const bySyscallName: Record<string, SyscallNameReads> = {};
   for (const name of VATSTORE_SYSCALLS) bySyscallName[name] = vatstore;
   return { ...reads, bySyscallName };

@@ -113,7 +113,8 @@ export function appendSyscallLines(ctx: RenderContext, pair: SyscallPair, out: s
   const result = pair.result;
   let status: unknown;
   let value: unknown;
-  if (result) {
+  // A vatstore syscall's result paired with another syscall (a damaged slog) was not read either.
+  if (result && !(options.novatstore && isVatstore(result.name))) {
     const sr = ks ? result.ksr : result.vsr;
     if (Array.isArray(sr)) {
       status = sr[0];

@@ -472,15 +472,25 @@ export async function readBigLine(line: BigLine, plan: ReadPlan, options: BigLin
     return { entry: new BadLine(line.unterminated ? `truncated last line (no newline at end): ${why}` : `not JSON: ${why}`), syscallName: undefined };
   }
   if (!root.isObject) return { entry: new BadLine('not a slog entry (not a JSON object)'), syscallName: undefined };
-  if (root.readAmiss) return { entry: new BadLine(READ_AMISS), syscallName: undefined };
-  return { entry: entryOf(root.value, plan), syscallName: syscallNameOf(root.value) };
+  const entry = entryOf(root.value, plan);
+  // A line that is no entry anyway (its last type not a string) says so, whatever was read in part.
+  if (root.readAmiss && !(entry instanceof BadLine)) return { entry: new BadLine(READ_AMISS), syscallName: undefined };
+  return { entry, syscallName: syscallNameOf(root.value) };
+}
+
+interface Named {
+  type?: unknown;
+  syscall?: unknown;
+  ksc?: unknown;
+  vsc?: unknown;
 }
 
 /** The syscall name a line's reads are chosen by (as the plain path finds it). */
 function syscallNameOf(value: unknown): string | undefined {
-  const o = value as { syscall?: unknown; ksc?: unknown; vsc?: unknown; body?: { syscall?: unknown; ksc?: unknown; vsc?: unknown } };
+  const o = value as Named & { body?: Named };
   const e = o.body && typeof o.body === 'object' ? o.body : o;
-  if (typeof e.syscall === 'string') return e.syscall;
-  for (const call of [e.ksc, e.vsc]) if (Array.isArray(call) && typeof call[0] === 'string') return call[0];
-  return undefined;
+  // A syscall's by its name (ksc[0] first: entries.ts fromParsed), a result's by its `syscall` field.
+  const first = (call: unknown): string | undefined => (Array.isArray(call) && typeof call[0] === 'string' ? call[0] : undefined);
+  const field = typeof e.syscall === 'string' ? e.syscall : undefined;
+  return e.type === 'syscall' ? (first(e.ksc) ?? field ?? first(e.vsc)) : (field ?? first(e.ksc) ?? first(e.vsc));
 }

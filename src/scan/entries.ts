@@ -211,10 +211,11 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
       );
     }
     case 'syscall': {
-      // The reads are chosen by the slogger's `syscall` field (what the byte reader sees first); the
-      // name is the kernel's (`invoke` where a vat called `callNow`).
-      const f = plan.syscallFor(str(o.syscall) ?? first(o.ksc) ?? first(o.vsc)).syscall;
+      // The name is the kernel's (`invoke` where a vat called `callNow`), and chooses the reads: a consumer
+      // decides by it (--novatstore drops vatstore syscalls, their arguments not read). The byte reader
+      // chooses by the slogger's `syscall` field, and leaves a line whose ksc names another to this path.
       const name = first(o.ksc) ?? str(o.syscall) ?? first(o.vsc);
+      const f = plan.syscallFor(name).syscall;
       return syscall(
         f.crankNum ? num(o.crankNum) : undefined,
         f.vatID ? str(o.vatID) : undefined,

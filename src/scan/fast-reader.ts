@@ -289,7 +289,9 @@ function program(type: CrankEntryType, fields: FieldMask<string>): Program {
 }
 
 const VAT_ID_KEY = literal(',"vatID":"');
-const VAT_ID_BYTES = asciiBytes('"vatID"');
+/** The keys a message head (and a delivery's method) is read from: found again further on, the value is parsed whole. */
+const HEAD_KEYS = [asciiBytes('"vatID"'), asciiBytes('"type"')];
+const METHOD_KEYS = [asciiBytes('"methargs"'), asciiBytes('"body"')];
 const TYPE_KEY = literal('{"type":"');
 const NULL_CLOSE = literal('null]');
 const METHARGS_BODY = literal(',{"methargs":{"body":');
@@ -544,6 +546,8 @@ export class FastReader implements StepHost {
     sc.pos += 1;
     if (!sc.skipStr() || !sc.lit(METHARGS_BODY)) return false;
     const bodyAt = sc.pos;
+    // A methargs or body given again (JSON.parse keeps the last), or a key with an escape: the plain path reads it.
+    if (mayRepeat(buf, bodyAt, end, METHOD_KEYS)) return false;
     // A value skipped over (`checked`: not the last key's) is valid JSON: its method can be taken from the body's first bytes.
     const method = checked ? methodInBytes(buf, bodyAt, end) : undefined;
     if (method !== undefined) {
@@ -570,10 +574,9 @@ export class FastReader implements StepHost {
     if (sc.lit(VAT_ID_KEY)) {
       vatID = sc.word();
       if (vatID === undefined) return this.wholeHead(at, end);
-    } else if (contains(sc.buf, sc.pos, end, VAT_ID_BYTES)) {
-      // A vatID further on: parsed whole.
-      return this.wholeHead(at, end);
     }
+    // A vatID further on, the type or vatID given again (JSON.parse keeps the last), a key with an escape: parsed whole.
+    if (mayRepeat(sc.buf, sc.pos, end, HEAD_KEYS)) return this.wholeHead(at, end);
     if (sc.buf[end - 1] !== 125) return false;
     this.slots[Slot.StartMessage] = { type, vatID };
     sc.pos = end;
@@ -708,6 +711,24 @@ function headProgram(programs: Program[], nameStep: number): Program {
   });
   const wanted = base.wanted.map((w, i) => w || programs.some((p) => p.wanted[i] === true) || i === Slot.SyscallName);
   return { type: base.type, steps, last: nameStep, wanted };
+}
+
+/**
+ * Do bytes [from, to) hold one of `keys` (each in its quotes) or a `\\u`
+ * escape (a key written otherwise)? Inside a string a quote is escaped, so a
+ * match is a key, or a string of that text (then read the slow way).
+ */
+function mayRepeat(buf: Uint8Array, from: number, to: number, keys: readonly Uint8Array[]): boolean {
+  for (let i = from; i < to; i += 1) {
+    const c = buf[i];
+    if (c === 92) {
+      if (buf[i + 1] === 117) return true;
+      i += 1;
+    } else if (c === 34) {
+      for (const key of keys) if (i + key.length <= to && sameBytes(buf, i, i + key.length, key)) return true;
+    }
+  }
+  return false;
 }
 
 /** Do bytes [start, end) hold a backslash (an escape)? */

@@ -147,13 +147,22 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
 
 /** The syscall name a line's reads are chosen by (as the plain path finds it). */
 function syscallNameOf(text: string): string | undefined {
+  let o: Named & { body?: Named };
   try {
-    const o = JSON.parse(text) as { syscall?: unknown; ksc?: unknown; vsc?: unknown; body?: { syscall?: unknown; ksc?: unknown; vsc?: unknown } };
-    const e = o.body && typeof o.body === 'object' ? o.body : o;
-    if (typeof e.syscall === 'string') return e.syscall;
-    for (const call of [e.ksc, e.vsc]) if (Array.isArray(call) && typeof call[0] === 'string') return call[0];
+    o = JSON.parse(text) as Named & { body?: Named };
   } catch {
     return undefined;
   }
-  return undefined;
+  const e = o.body && typeof o.body === 'object' ? o.body : o;
+  // A syscall's by its name (ksc[0] first: entries.ts fromParsed), a result's by its `syscall` field.
+  const first = (call: unknown): string | undefined => (Array.isArray(call) && typeof call[0] === 'string' ? call[0] : undefined);
+  const field = typeof e.syscall === 'string' ? e.syscall : undefined;
+  return e.type === 'syscall' ? (first(e.ksc) ?? field ?? first(e.vsc)) : (field ?? first(e.ksc) ?? first(e.vsc));
+}
+
+interface Named {
+  type?: unknown;
+  syscall?: unknown;
+  ksc?: unknown;
+  vsc?: unknown;
 }

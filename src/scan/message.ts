@@ -19,6 +19,7 @@
 import { BigString, FramedBigString, HEAD_CHARS } from './big-string.js';
 import { DecodedBody } from './body-decoder.js';
 import { isCapData } from './capdata.js';
+import { json } from './deep-json.js';
 import type { CapData } from './entry-types.js';
 
 /** A message in today's shape (`methargs`) or 2021's (`method` and `args`). */
@@ -64,7 +65,7 @@ export function messageMethargs(msg: unknown): unknown {
 
 /** The method as a legacy body writes it: JSON, `{"@qclass":"undefined"}` for none. */
 function legacyMethod(method: unknown): string {
-  return method === undefined ? '{"@qclass":"undefined"}' : (JSON.stringify(method) ?? '{"@qclass":"undefined"}');
+  return method === undefined ? '{"@qclass":"undefined"}' : (json(method) ?? '{"@qclass":"undefined"}');
 }
 
 /** A smallcaps string's first characters that are tags: such a string is escaped with `!`. */
@@ -74,5 +75,5 @@ const SMALLCAPS_TAGGED = /^[!-\-]/;
 function smallcapsMethod(method: unknown): string {
   if (method === undefined) return '"#undefined"';
   if (typeof method === 'string') return JSON.stringify(SMALLCAPS_TAGGED.test(method) ? `!${method}` : method);
-  return JSON.stringify(method) ?? '"#undefined"';
+  return json(method) ?? '"#undefined"';
 }

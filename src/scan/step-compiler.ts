@@ -191,6 +191,8 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
   const lines: string[] = [
     'const sc = host.sc; const buf = sc.buf; const view = sc.view; const end = sc.end; const slots = host.slots;',
     'let pos = sc.pos; let w; let kernelForm = false;',
+    // A read chosen by a syscall's `syscall` field: the name the line ends with (its ksc[0]) must be that one, whose reads these are.
+    ...(spec.given > 5 ? ['const dispatched = v5;'] : []),
     ...(locals.length > 0 ? [`let ${locals.join(', ')};`] : []),
     // What jsonStep may write is cleared first: it tells "not read" from "read" by undefined.
     ...[...written].map((s) => `slots[${s}] = undefined;`),
@@ -198,7 +200,12 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
     'steps: {',
   ];
   for (let i = spec.from; i <= spec.to; i += 1) lines.push(...stepCode(spec, i, codes));
-  lines.push('}', 'sc.pos = pos;', ...endCode(spec));
+  lines.push(
+    '}',
+    ...(spec.given > codes.NAME_SLOT ? [`if (v${codes.NAME_SLOT} !== dispatched) return undefined;`] : []),
+    'sc.pos = pos;',
+    ...endCode(spec),
+  );
   const keys = spec.steps.map((s) => s.keyBytes);
   const make = new Function('contains', 'KEYS', 'STEPS', 'make', 'READS', 'OTHERWISE', `return function read(${['host', ...params].join(', ')}) {\n${lines.join('\n')}\n};`) as (
     c: typeof contains,

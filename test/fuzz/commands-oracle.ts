@@ -13,6 +13,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { READ_AMISS, TOO_DEEP } from '../../src/scan/big-line.js';
 import { runMain } from '../run-main.js';
 import { slogBytes, type SlogShape } from './fuzz-slogs.js';
 import { mutateAll, mutation, type Mutation } from './mutations.js';
@@ -195,6 +196,8 @@ async function streamedAlike(slog: string): Promise<string | undefined> {
   for (const args of [[slog], ['stats', slog]]) {
     const whole = await runMain(args);
     const streamed = await runMain(args, { env: { SLOGULATE_BIG_LINE_BYTES: '0' } });
+    // A line the token path cannot read as it streams (big-line.ts READ_AMISS, TOO_DEEP) is read whole: the outputs differ by it.
+    if (streamed.stderr.includes(READ_AMISS) || streamed.stderr.includes(TOO_DEEP)) continue;
     if (streamed.status !== whole.status || streamed.stdout !== whole.stdout || fault(streamed.stderr) !== fault(whole.stderr)) {
       return `slogulate ${args.length > 1 ? 'stats' : 'render'} with every line streamed (SLOGULATE_BIG_LINE_BYTES=0) differs from lines read whole: exit ${streamed.status} and ${whole.status}; stderr ${JSON.stringify(streamed.stderr.slice(0, 300))} and ${JSON.stringify(whole.stderr.slice(0, 300))}${streamed.stdout === whole.stdout ? '' : '; stdout differs'}`;
     }

@@ -20,7 +20,9 @@ export type Mutation =
   | { kind: 'repeat'; at: number; length: number; to: number }
   | { kind: 'number'; which: number; text: string }
   | { kind: 'escape'; which: number; style: 'u' | 'surrogate' | 'lone-high' | 'lone-low' | 'slash' }
-  | { kind: 'nest'; which: number; depth: number; open: '[' | '{"a":' };
+  | { kind: 'nest'; which: number; depth: number; open: '[' | '{"a":' }
+  | { kind: 'member-twice'; which: number; value: string | undefined }
+  | { kind: 'escape-key'; which: number };
 
 /** Bytes a reader treats specially. */
 const SPECIAL_BYTES = [0x00, 0x22, 0x5c, 0x7b, 0x7d, 0x5b, 0x5d, 0x2c, 0x3a, 0x0d, 0x20, 0x09, 0x2d, 0x2e, 0x30, 0x31, 0x39, 0x65, 0x45, 0x2b, 0x6e, 0x74, 0x66, 0x7f, 0x80, 0xbf, 0xc0, 0xc3, 0xe2, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
@@ -54,6 +56,15 @@ export const mutation: fc.Arbitrary<Mutation> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant('number' as const), which: fc.nat(), text: fc.constantFrom(...EXOTIC_NUMBERS) }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant('escape' as const), which: fc.nat(), style: fc.constantFrom('u' as const, 'surrogate' as const, 'lone-high' as const, 'lone-low' as const, 'slash' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('nest' as const), which: fc.nat(), depth: fc.oneof(fc.integer({ min: 1, max: 70 }), fc.constantFrom(1000, 5000, 20000)), open: fc.constantFrom('[' as const, '{"a":' as const) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant('member-twice' as const),
+      which: fc.nat(),
+      value: fc.option(fc.constantFrom('"v9"', '"notify"', '"send"', '7', 'null', '{}', '{"body":"#[\\"other\\",[]]","slots":[]}', '["message","ko1",{"methargs":{"body":"#[\\"other\\",[]]","slots":[]}}]'), { nil: undefined }),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('escape-key' as const), which: fc.nat() }) },
 );
 
 const place = (frac: number, n: number): number => Math.floor((frac / 1_000_001) * (n + 1));
@@ -100,6 +111,29 @@ function stringChars(text: string): number[] {
     }
     if (c === '"') inString = false;
     else out.push(i);
+  }
+  return out;
+}
+
+/** Keys (at any depth): where each key's opening quote is, and where its value starts. */
+function keyStarts(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let inString = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text[i] as string;
+    if (inString) {
+      if (c === '\\') i += 1;
+      else if (c === '"') {
+        inString = false;
+        if (text[i + 1] === ':') out.push([start, i + 2]);
+      }
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      start = i;
+    }
   }
   return out;
 }
@@ -208,6 +242,24 @@ function mutateText(text: string, m: Mutation): string {
       else if (m.style === 'lone-low') by = '\\udfff';
       else by = text[i] === '/' ? '\\/' : '\\/' + (text[i] as string);
       return text.slice(0, i) + by + text.slice(i + 1);
+    }
+    case 'member-twice': {
+      // The member again right after itself, with its value or another (JSON.parse keeps the last).
+      const keys = keyStarts(text);
+      if (keys.length === 0) return text;
+      const [k, v] = keys[m.which % keys.length] as [number, number];
+      const e = valueEnd(text, v);
+      if (e < 0) return text;
+      return `${text.slice(0, e)},${text.slice(k, v)}${m.value ?? text.slice(v, e)}${text.slice(e)}`;
+    }
+    case 'escape-key': {
+      // A key's first character written as a \\u escape: the same key to JSON.parse.
+      const keys = keyStarts(text);
+      if (keys.length === 0) return text;
+      const [k] = keys[m.which % keys.length] as [number, number];
+      const c = text.charCodeAt(k + 1);
+      if (c === 34 || c === 92 || c >= 0x80) return text;
+      return `${text.slice(0, k + 1)}${hex4(c)}${text.slice(k + 2)}`;
     }
     case 'nest': {
       const starts = valueStarts(text);
