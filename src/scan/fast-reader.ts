@@ -413,6 +413,7 @@ export class FastReader implements StepHost {
   private batch: LineBatch | undefined;
   readonly slots: unknown[] = Array.from({ length: SLOT_COUNT }, () => undefined);
   methodRead = false;
+  lenient = false;
   private readonly crankStartR: TypeRead;
   private readonly crankFinishR: TypeRead;
   private readonly syscallR: TypeRead;
@@ -463,6 +464,8 @@ export class FastReader implements StepHost {
     let end: number;
     if (lastKey) {
       end = sc.tailStart;
+      // Only fields derived from it: the rest of the value is not checked.
+      if (slot < 0) this.lenient = true;
     } else {
       if (!sc.skipValue()) return false;
       end = sc.pos;

@@ -46,6 +46,8 @@ export interface LinesRead {
   plain: number;
   /** As a stream of tokens (big-line.ts): lines over the big-line threshold, whatever the path. */
   big: number;
+  /** Of the `fast` lines, those taken with bytes after the walk unchecked (StepHost.lenient): what the fuzzed properties tell apart. */
+  lenient: number;
 }
 
 export interface LineReader {
@@ -92,7 +94,7 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
   const plan = planReads(reads);
   const fast = options.fast !== false ? new FastReader(plan) : undefined;
   const check = options.checkReads === true;
-  const linesRead: LinesRead = { fast: 0, plain: 0, big: 0 };
+  const linesRead: LinesRead = { fast: 0, plain: 0, big: 0, lenient: 0 };
 
   function plain(batch: LineBatch, i: number, last: boolean): SlogEntry | BadLine | undefined {
     const start = batch.spans[2 * i] as number;
@@ -113,6 +115,7 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
       const entry = fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
       if (entry !== undefined) {
         linesRead.fast += 1;
+        if (fast.lenient) linesRead.lenient += 1;
         return entry;
       }
     }

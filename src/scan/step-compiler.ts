@@ -26,6 +26,13 @@ export interface StepHost {
   readonly slots: unknown[];
   /** The delivery being read had its method read (from kd: vd is not read for it again). */
   methodRead: boolean;
+  /**
+   * The line was taken with bytes after the walk left unchecked (the rest
+   * of a value a field was derived from, or the keys after the last one
+   * asked for): damage there makes it a bad line for JSON.parse, not here
+   * (docs/architecture.md, "What the fast path checks").
+   */
+  lenient: boolean;
   /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
   /** The first element of an array value, a short string. */
@@ -136,7 +143,7 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     if (i === spec.to) lines.push('  break steps;');
     else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
   } else if (!wanted) {
-    lines.push(last ? '  pos = sc.tailStart;' : '  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+    lines.push(last ? '  pos = sc.tailStart; host.lenient = true;' : '  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
   } else {
     const back = jsonSlots(step, spec)
       .map((s) => ` v${s} = slots[${s}];`)
@@ -146,7 +153,7 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
       lines.push(`  ${json('true')}`);
     } else if (step.derive === codes.NO_DERIVE) {
       // A vat-space form asked for alone: skipped when the line had its kernel-space form.
-      const skip = last ? 'pos = sc.tailStart;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
+      const skip = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
       lines.push(`  if (kernelForm) { ${skip} } else { ${json('true')} }`);
     } else {
       // One that also derives a field (a replay's vd, for its method): derived either way, kept only without the kernel-space form.
@@ -191,6 +198,7 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
   const lines: string[] = [
     'const sc = host.sc; const buf = sc.buf; const view = sc.view; const end = sc.end; const slots = host.slots;',
     'let pos = sc.pos; let w; let kernelForm = false;',
+    'host.lenient = false;',
     // A read chosen by a syscall's `syscall` field: the name the line ends with (its ksc[0]) must be that one, whose reads these are.
     ...(spec.given > 5 ? ['const dispatched = v5;'] : []),
     ...(locals.length > 0 ? [`let ${locals.join(', ')};`] : []),
@@ -203,6 +211,7 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
   lines.push(
     '}',
     ...(spec.given > codes.NAME_SLOT ? [`if (v${codes.NAME_SLOT} !== dispatched) return undefined;`] : []),
+    'if (pos < sc.tailStart) host.lenient = true;',
     'sc.pos = pos;',
     ...endCode(spec),
   );
