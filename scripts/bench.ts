@@ -183,6 +183,8 @@ async function main(): Promise<void> {
       // Issue 30's target is 1% of the whole read; the byte search over every byte (restarts, vat names) costs more than that (docs/selections.md).
       { table: BIG, name: '`slogulate --cranks 20000-20010 FILE` (a seek), ratio to `slogulate FILE`', argv: slogulate(...seekArgs), base: render, maxRatio: 0.25 },
     ];
+    // Issue 31: two nodes' slogs read side by side (here the same one twice: every crank compared by crankhash, every delivery timed).
+    if (has('diverge')) rows.push({ table: BIG, name: '`slogulate diverge FILE FILE`', argv: slogulate('diverge', plain, plain), base: stats, maxRatio: 2.5, maxRssMB: 150 });
     if (has('report')) rows.push({ table: BIG, name: '`slogulate report FILE -o R.html`', argv: slogulate('report', plain, '-o', join(dir, 'report.html')), base: stats, maxRatio: 1.5 });
     const exportDir = join(dir, 'export');
     const exportRow: Row = { table: BIG, name: '`slogulate export FILE --to DIR` (Parquet)', argv: slogulate('export', plain, '--to', exportDir, '--replace', '-q'), base: stats, maxRatio: 2, maxRssMB: 200 };

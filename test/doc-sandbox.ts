@@ -4,7 +4,7 @@
  * temporary copy of the repository's layout, so that nothing an example
  * does can touch the repository.
  *
- * The copy (`repo/`) holds `fixtures/slogs/`, `fixtures/annotations/`,
+ * The copy (`repo/`) holds `fixtures/slogs/`, `fixtures/diverge/`, `fixtures/annotations/`,
  * `annotations/` and `docs/img/`, with `../shared/slogs/` beside it (a
  * folder of links to the shared slogs, as CI has them beside the
  * repository). An example's `$ cd DIR` moves within it.
@@ -42,7 +42,7 @@ import { BIN, ROOT, type CliResult } from './helpers.js';
 import { runMain } from './run-main.js';
 
 /** What the copy of the repository holds (read-only for the examples: `takeAdded()` must find nothing new). */
-const COPIED = ['fixtures/slogs', 'fixtures/annotations', 'annotations', 'docs/img'];
+const COPIED = ['fixtures/slogs', 'fixtures/diverge', 'fixtures/annotations', 'annotations', 'docs/img'];
 
 const SHARED = join(ROOT, '..', 'shared', 'slogs');
 
