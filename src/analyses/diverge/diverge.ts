@@ -29,7 +29,7 @@
 import type { CrankDigest, NormalEntry } from './crank-digest.js';
 import { DeliveryMatcher, type DeliveryMatchResult } from './delivery-match.js';
 import { firstDifference, onlyComputrons, type EntryDifference } from './first-difference.js';
-import { emptyRange, takeCrank, type SideRange } from './side-range.js';
+import { emptyRange, stretchSpan, takeCrank, type SideRange } from './side-range.js';
 import { TimingTally, type TimingResult } from './timing-tally.js';
 
 export type SideIndex = 0 | 1;
@@ -280,14 +280,7 @@ export class DivergeMatcher {
   }
 
   private countCompared(a: CrankDigest): void {
-    const c = this.compared;
-    c.cranks += 1;
-    c.firstCrank ??= a.crankNum;
-    c.lastCrank = a.crankNum;
-    if (a.block !== undefined && Number.isFinite(a.block)) {
-      c.firstBlock ??= a.block;
-      c.lastBlock = a.block;
-    }
+    stretchSpan(this.compared, a.crankNum, a.block);
   }
 
   /** Once both sides ended (and `drain` ran). */

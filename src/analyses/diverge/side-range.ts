@@ -5,13 +5,28 @@
  */
 import type { CrankDigest } from './crank-digest.js';
 
-export interface SideRange {
-  /** Cranks with a number, in order. */
+/** A run of cranks, first to last, and their blocks' heights where the slog says them. */
+export interface CrankSpan {
   cranks: number;
   firstCrank: number | undefined;
   lastCrank: number | undefined;
   firstBlock: number | undefined;
   lastBlock: number | undefined;
+}
+
+/** One more crank at the span's end (its block, when known). */
+export function stretchSpan(span: CrankSpan, crankNum: number, block: number | undefined): void {
+  span.cranks += 1;
+  span.firstCrank ??= crankNum;
+  span.lastCrank = crankNum;
+  if (block !== undefined && Number.isFinite(block)) {
+    span.firstBlock ??= block;
+    span.lastBlock = block;
+  }
+}
+
+/** Its cranks with a number, in order (`cranks`), and the rest below. */
+export interface SideRange extends CrankSpan {
   /** Cranks whose crank-finish has a crankhash. */
   withHash: number;
   /** Cranks that began before the slog or lack their crank-finish: their entries are not compared. */
@@ -37,20 +52,14 @@ export function takeCrank(range: SideRange, d: CrankDigest): boolean {
   }
   if (range.cranks === 0) range.beganInside = d.beganBefore;
   range.endedInside = d.unfinished;
-  range.cranks += 1;
-  range.firstCrank ??= d.crankNum;
-  range.lastCrank = d.crankNum;
-  if (d.block !== undefined && Number.isFinite(d.block)) {
-    range.firstBlock ??= d.block;
-    range.lastBlock = d.block;
-  }
+  stretchSpan(range, d.crankNum, d.block);
   if (d.crankhash !== undefined) range.withHash += 1;
   if (!d.complete) range.partial += 1;
   return true;
 }
 
 /** `cranks 0-2104, blocks 1-170` (blocks left out when there are none). */
-export function rangeText(r: { firstCrank: number | undefined; lastCrank: number | undefined; firstBlock: number | undefined; lastBlock: number | undefined }): string {
+export function rangeText(r: Omit<CrankSpan, 'cranks'>): string {
   if (r.firstCrank === undefined) return 'no cranks';
   const cranks = r.firstCrank === r.lastCrank ? `crank ${r.firstCrank}` : `cranks ${r.firstCrank}-${r.lastCrank}`;
   if (r.firstBlock === undefined) return cranks;
