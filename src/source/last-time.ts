@@ -6,7 +6,8 @@
  * window is put together before it is parsed).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { describe, InputError } from './open.js';
+import { withoutCr } from './lines.js';
+import { describe, InputError, isGzipMagic } from './open.js';
 
 const WINDOW = 64 << 10;
 
@@ -45,17 +46,16 @@ function* linesBackward(fd: number, size: number): Generator<Buffer> {
     const win = Buffer.from(buf.subarray(0, got));
     let end = win.length;
     for (let nl = win.lastIndexOf(10, end - 1); nl >= 0; nl = end > 0 ? win.lastIndexOf(10, end - 1) : -1) {
-      yield stripCr(Buffer.concat([win.subarray(nl + 1, end), ...tail]));
+      yield withoutCr(Buffer.concat([win.subarray(nl + 1, end), ...tail]));
       tail = [];
       end = nl;
     }
     tail = [win.subarray(0, end), ...tail];
     pos = from;
   }
-  yield stripCr(Buffer.concat(tail));
+  yield withoutCr(Buffer.concat(tail));
 }
 
-const stripCr = (b: Buffer): Buffer => (b.length > 0 && b[b.length - 1] === 13 ? b.subarray(0, b.length - 1) : b);
 
 /**
  * The `time` of the last line that has one in the plain file at `path`
@@ -73,8 +73,7 @@ export function lastTimeOf(path: string): number | undefined | NoTail {
     const st = fstatSync(fd);
     if (!st.isFile()) return { cannot: st.isDirectory() ? 'a folder' : 'not a regular file' };
     const head = Buffer.alloc(2);
-    readSync(fd, head, 0, 2, 0);
-    if (st.size >= 2 && head[0] === 0x1f && head[1] === 0x8b) return { cannot: 'gzip' };
+    if (isGzipMagic(head.subarray(0, readSync(fd, head, 0, 2, 0)))) return { cannot: 'gzip' };
     for (const line of linesBackward(fd, st.size)) {
       const time = timeOf(line);
       if (time !== undefined) return time;

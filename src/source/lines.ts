@@ -185,6 +185,11 @@ function batch(bytes: Buffer, spans: number[], ascii: boolean, firstLine: number
   return { bytes, spans, ascii, firstLine, unterminatedLast, piece: undefined, pieceStart: 0, pieceEnd: 0, big: undefined };
 }
 
+/** A line's bytes (its `\n` already cut) without a `\r` at their end: what a reader of single lines (seek.ts, last-time.ts) keeps of a CRLF line. */
+export function withoutCr(bytes: Buffer): Buffer {
+  return bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, bytes.length - 1) : bytes;
+}
+
 /** A line's end, without a `\r` before its `\n`. */
 function lineEnd(bytes: Uint8Array, start: number, nl: number): number {
   return nl > start && bytes[nl - 1] === 13 ? nl - 1 : nl;

@@ -30,6 +30,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { describe, InputError, type SlogSource } from './open.js';
+import { withoutCr } from './lines.js';
 
 /** What a seek selects by: crank numbers, or chain block heights. */
 export type SeekKey = 'crankNum' | 'blockHeight';
@@ -171,9 +172,7 @@ class File {
       at += chunk.length;
       if (at - start > limit) throw new Refused(`a line of more than ${limit} bytes at byte ${start}`);
     }
-    let bytes = pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces);
-    if (bytes.length > 0 && bytes[bytes.length - 1] === 13) bytes = bytes.subarray(0, bytes.length - 1);
-    return { end: at, bytes };
+    return { end: at, bytes: withoutCr(pieces.length === 1 ? (pieces[0] as Buffer) : Buffer.concat(pieces)) };
   }
 }
 
@@ -184,7 +183,6 @@ interface Line {
   bytes: Buffer;
 }
 
-const stripCr = (bytes: Buffer): Buffer => (bytes.length > 0 && bytes[bytes.length - 1] === 13 ? bytes.subarray(0, bytes.length - 1) : bytes);
 
 /** The lines from the line start `at` on, up to `until`, read a window at a time. */
 function* linesFrom(file: File, at: number, until: number, limit: number): Generator<Line> {
@@ -193,13 +191,13 @@ function* linesFrom(file: File, at: number, until: number, limit: number): Gener
     if (win.length === 0) return;
     let i = 0;
     for (let nl = win.indexOf(10); nl >= 0; nl = win.indexOf(10, i)) {
-      yield { start: at + i, end: at + nl, bytes: stripCr(win.subarray(i, nl)) };
+      yield { start: at + i, end: at + nl, bytes: withoutCr(win.subarray(i, nl)) };
       i = nl + 1;
       if (at + i >= until) return;
     }
     if (at + win.length >= file.size) {
       // The last line, without a newline.
-      if (i < win.length) yield { start: at + i, end: file.size, bytes: stripCr(win.subarray(i)) };
+      if (i < win.length) yield { start: at + i, end: file.size, bytes: withoutCr(win.subarray(i)) };
       return;
     }
     if (i === 0) {
