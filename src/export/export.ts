@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import type { CrankSink, EntryObserver } from '../model/assembler.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 import type { SlogEntry } from '../scan/entry-types.js';
+import type { SelectionSpec } from '../analyses/common/selection.js';
 import { RowExtractor } from './extract.js';
 import type { AnyTableDef } from './schema.js';
 import { TABLES } from './tables/index.js';
@@ -47,6 +48,8 @@ export interface ExportRequest {
   parquet?: ParquetOptions;
   /** The stalls table's threshold: more than this many seconds between two consecutive entries (default STALL_SECONDS, 1). */
   stallSeconds?: number;
+  /** Only these cranks' rows in the tables of cranks (extract.ts); the other tables whole. */
+  selection?: SelectionSpec;
 }
 
 export interface SourceSummary {
@@ -115,6 +118,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
         source,
         tables,
         stallSeconds: request.stallSeconds,
+        ...(request.selection ? { selection: request.selection } : {}),
         sink: (table) => {
           const write = writer.rows(table);
           const counter = { table: table.name, rows: 0 };

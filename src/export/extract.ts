@@ -8,6 +8,13 @@
  * starts, or a slog that begins inside a crank) are paired here too, with
  * the crank number the entry carries (null for a replay), so that nothing
  * the slog holds is lost. `stats` counts only those inside cranks.
+ *
+ * A selection (`--cranks`, `--blocks`, `--since`, `--until`, `--vat`) keeps
+ * the rows of the selected cranks in the tables of cranks (schema.ts's
+ * `ofCranks`: cranks, deliveries, syscalls), and none outside cranks; every
+ * crank is still paired and numbered (a delivery's `deliveryId` is its
+ * place in the whole slog), so that a kept row is the whole export's row.
+ * The other tables are the slog's, whole.
  */
 import type { ExecutionSink } from '../model/executions.js';
 import type { ModelPlace } from '../model/assembler.js';
@@ -15,6 +22,7 @@ import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
 import { VatNames } from '../model/vats.js';
+import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/common/selection.js';
 import type { AnyTableDef, DeliveryFacts, ExportContext, SyscallFacts, TableRows } from './schema.js';
 
 /** Where each table's rows go. */
@@ -27,9 +35,17 @@ const stringOrNull = (value: unknown): string | null => (typeof value === 'strin
 export class RowExtractor implements ExecutionSink {
   readonly ctx: ExportContext;
   private readonly tables: TableRows[];
-  /** The tables with each hook (called for every row: no test per table). */
+  /** The tables of cranks (`ofCranks`), whose crank rows a selection filters. */
+  private readonly ofCranks: ReadonlySet<TableRows>;
+  /** The tables with each hook (called for every row: no test per table): of cranks, and the others. */
   private readonly onDelivery: Array<(d: DeliveryFacts) => void>;
   private readonly onSyscall: Array<(s: SyscallFacts) => void>;
+  private readonly onDeliveryAlways: Array<(d: DeliveryFacts) => void>;
+  private readonly onSyscallAlways: Array<(s: SyscallFacts) => void>;
+  /** Which cranks' rows the tables of cranks get (undefined: every crank's, and those outside cranks). */
+  private readonly selection: CrankSelection | undefined;
+  /** Are the rows being made those of a kept crank (or, without a selection, any)? */
+  private kept = true;
   private nextDeliveryId = 1;
   /** A delivery outside cranks, waiting for its deliver-result. */
   private outsideDelivery: DeliveryFacts | undefined;
@@ -44,11 +60,20 @@ export class RowExtractor implements ExecutionSink {
   readonly observe: ((entry: SlogEntry, line: number, place: ModelPlace) => void) | undefined;
 
   /** `stallSeconds`: the stalls table's threshold (default STALL_SECONDS). */
-  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; stallSeconds?: number }) {
+  constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; stallSeconds?: number; selection?: SelectionSpec }) {
     this.ctx = { source: options.source, vats: new VatNames(), stallSeconds: options.stallSeconds ?? STALL_SECONDS };
-    this.tables = options.tables.map((def) => def.rows(this.ctx, options.sink(def)));
-    this.onDelivery = this.tables.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
-    this.onSyscall = this.tables.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
+    const made = options.tables.map((def) => ({ def, rows: def.rows(this.ctx, options.sink(def)) }));
+    this.tables = made.map((m) => m.rows);
+    this.ofCranks = new Set(made.filter((m) => m.def.ofCranks === true).map((m) => m.rows));
+    const selection = options.selection;
+    this.selection = selection !== undefined && isSelecting(selection) ? new CrankSelection(selection, this.ctx.vats) : undefined;
+    this.kept = this.selection === undefined;
+    const filtered = this.selection ? this.tables.filter((t) => this.ofCranks.has(t)) : this.tables;
+    const always = this.selection ? this.tables.filter((t) => !this.ofCranks.has(t)) : [];
+    this.onDelivery = filtered.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
+    this.onSyscall = filtered.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
+    this.onDeliveryAlways = always.flatMap((t) => (t.delivery ? [t.delivery.bind(t)] : []));
+    this.onSyscallAlways = always.flatMap((t) => (t.syscall ? [t.syscall.bind(t)] : []));
     const observers = this.tables.flatMap((t) => (t.observe ? [t.observe.bind(t)] : []));
     const [only] = observers;
     this.observe =
@@ -114,6 +139,11 @@ export class RowExtractor implements ExecutionSink {
     this.closeOutsideDelivery();
     const vats = this.ctx.vats;
     if (crank.start) vats.observe(crank.start);
+    if (this.selection) {
+      // A vat named in the crank itself is known before the crank is matched, as the analyses' front does (selected-cranks.ts).
+      for (const item of crank.items) if (item.kind === 'entry' && item.entry.type === 'create-vat') vats.observe(item.entry);
+      this.kept = this.selection.matches(crank);
+    }
     const crankNum = crank.crankNum;
     const crankVat = crank.vatID ?? null;
     const deliveries: DeliveryFacts[] = [];
@@ -149,7 +179,9 @@ export class RowExtractor implements ExecutionSink {
       }
     }
     if (current) this.emitDelivery(current);
-    for (const table of this.tables) table.crank?.(crank, deliveries, abandoned);
+    for (const table of this.tables) if (this.kept || !this.ofCranks.has(table)) table.crank?.(crank, deliveries, abandoned);
+    // Rows outside cranks belong to no selected crank.
+    this.kept = this.selection === undefined;
   }
 
   /** The end of the slog. */
@@ -194,11 +226,13 @@ export class RowExtractor implements ExecutionSink {
   }
 
   private emitDelivery(delivery: DeliveryFacts): void {
-    for (const hook of this.onDelivery) hook(delivery);
+    if (this.kept) for (const hook of this.onDelivery) hook(delivery);
+    for (const hook of this.onDeliveryAlways) hook(delivery);
   }
 
   private emitSyscall(syscall: SyscallFacts): void {
-    for (const hook of this.onSyscall) hook(syscall);
+    if (this.kept) for (const hook of this.onSyscall) hook(syscall);
+    for (const hook of this.onSyscallAlways) hook(syscall);
   }
 
   private closeOutsideDelivery(): void {

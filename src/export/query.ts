@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { folderFiles } from '../source/inputs.js';
 import { openDuckDB, readCsvSql, readParquetSql, sqlName, type DuckDBConnection } from './duckdb.js';
+import { isSelecting, type SelectionSpec } from '../analyses/common/selection.js';
 import { exportSlogs, type SlogPass } from './export.js';
 import { rowWriter, type JsonValue, type QueryFormat } from './query-format.js';
 import type { AnyTableDef } from './schema.js';
@@ -37,6 +38,8 @@ export interface QueryRequest {
   tables?: readonly AnyTableDef[];
   /** The stalls table's threshold for slogs exported on the fly (default STALL_SECONDS, 1). */
   stallSeconds?: number;
+  /** Only these cranks' rows in the tables of cranks of the slogs read here (export.ts); export folders are read as they are. */
+  selection?: SelectionSpec;
   /** The text table's rows held in memory before they go to a file (query-format.ts's HOLD_CHARS); for tests. */
   textHoldChars?: number;
 }
@@ -180,6 +183,9 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
   checkSources(request.inputs, kinds, tables);
   const folders = request.inputs.filter((_, i) => kinds[i] === 'export');
   const slogs = request.inputs.filter((_, i) => kinds[i] === 'slog');
+  if (request.selection && isSelecting(request.selection) && folders.length > 0) {
+    throw new ExportError(`${folders[0]}: an export folder holds the rows it was exported with: a selection (--cranks, --blocks, --since, --until, --vat) is for slogs read here; select in the SQL (WHERE crankNum BETWEEN ...)`, true);
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'slogulate-query-'));
   trackUnfinished(scratch);
   try {
@@ -195,7 +201,7 @@ export async function runQuery(request: QueryRequest): Promise<QueryOutcome> {
       if (slogs.length > 0 || request.inputs.length === 0) {
         // CSV: DuckDB reads it as fast as it would convert it to Parquet, and this query reads it once.
         const exported = join(scratch, 'tables');
-        await exportSlogs({ inputs: slogs, to: exported, format: 'csv', pass: request.pass, tables, stallSeconds: request.stallSeconds });
+        await exportSlogs({ inputs: slogs, to: exported, format: 'csv', pass: request.pass, tables, stallSeconds: request.stallSeconds, ...(request.selection ? { selection: request.selection } : {}) });
         folders.push(exported);
       }
       await createViews(con, folders, tables);

@@ -112,6 +112,12 @@ export interface TableDef<Row> {
   sqliteIndexes?: ReadonlyArray<ReadonlyArray<(keyof Row & string) | 'source'>>;
   /** The rows of one pass: `emit` each as it is known. */
   rows(ctx: ExportContext, emit: (row: Row) => void): TableRows;
+  /**
+   * Its rows are the cranks' (cranks, deliveries, syscalls): a selection
+   * (`--cranks`, `--blocks`, `--since`...) keeps those of the selected
+   * cranks. The other tables are the slog's, whole, whatever the selection.
+   */
+  ofCranks?: true;
 }
 
 /** Any table (the registry's element type: each table's own row type is its own business). */

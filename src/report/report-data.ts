@@ -160,7 +160,8 @@ function sideView(side: SideInput): SideView {
     ['bad lines', side.badLines ? `${side.badLines} (skipped; slogulate names each on stderr)` : '0'],
   ];
   for (const row of totals?.rows ?? []) {
-    if (row[0] === 'slog' || row[0] === 'selection') continue;
+    // The selection's row only when there is one (report --cranks ...).
+    if (row[0] === 'slog' || (row[0] === 'selection' && row[1] === 'all cranks')) continue;
     summary.push([row[0] ?? '', row[1] ?? '']);
   }
   // Chain blocks, as the charts have them (each block once, however many times it ran).

@@ -18,6 +18,7 @@ import type { VatNames } from '../model/vats.js';
 import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses/stats/aggregate.js';
 import { CompareSide, type SideData } from '../analyses/compare/compare-side.js';
 import type { Rounds } from '../analyses/common/rounds.js';
+import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/common/selection.js';
 import { TOP_READS, TopCollector, type RankedCrank, type TopResult } from '../analyses/top/top.js';
 import type { Bucketing } from './bucketing.js';
 import type { CrankPlace } from './crank-texts.js';
@@ -37,6 +38,8 @@ export interface ReportSideConfig {
   maxPoints?: number;
   /** Collect what `compare` needs (beside another run), per round when `rounds` is given. */
   compare?: { rounds?: Rounds };
+  /** Only these cranks in the figures, rankings and charts (the aggregate still counts every crank seen and the slog's span). */
+  selection?: SelectionSpec;
 }
 
 export interface SideCollected {
@@ -62,26 +65,32 @@ export class ReportSide implements ExecutionSink {
   private readonly compareSide: CompareSide | undefined;
   private readonly statsSink: ExecutionSink;
   private readonly placeOf = new WeakMap<RankedCrank, CrankPlace>();
+  /** The charts' cranks (undefined: every crank); names from the rankings' vat names, which see every entry. */
+  private readonly selection: CrankSelection | undefined;
 
   constructor(private readonly config: ReportSideConfig) {
     const vatNames = config.annotations.vatNames;
+    const selecting = config.selection !== undefined && isSelecting(config.selection);
     this.top = new TopCollector({
       n: config.topN,
       annotations: config.annotations,
+      ...(selecting ? { selection: config.selection } : {}),
       onRanked: (row, crank) =>
         this.placeOf.set(row, { file: crank.source, firstLine: crank.firstLine, lastLine: crank.lastLine, again: crank.again, opening: crank.opening }),
     });
     this.series = new SeriesCollector(config.bucketing, config.maxPoints);
+    this.selection = selecting ? new CrankSelection(config.selection as SelectionSpec, this.top.vats) : undefined;
     if (config.compare) {
       this.compareSide = new CompareSide({
         slog: config.files.join(' '),
         vatNames,
         ...(config.compare.rounds ? { rounds: config.compare.rounds } : {}),
+        ...(selecting ? { selection: config.selection } : {}),
         marksInSlog: true,
       });
       this.statsSink = this.compareSide.sink;
     } else {
-      this.aggregator = new SlogAggregator({ vatNames });
+      this.aggregator = new SlogAggregator({ vatNames, ...(selecting ? { selection: config.selection } : {}) });
       this.statsSink = this.aggregator;
     }
   }
@@ -105,7 +114,7 @@ export class ReportSide implements ExecutionSink {
   crank(crank: Crank): void {
     this.statsSink.crank(crank);
     this.top.crank(crank);
-    this.series.crank(crank);
+    if (this.selection === undefined || this.selection.matches(crank)) this.series.crank(crank);
   }
 
   /** The open crank spills its syscalls (model/assembler.ts): the series counts them from the crank's timing. */

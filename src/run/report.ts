@@ -12,6 +12,7 @@ import { compareSides, evaluateThresholds } from '../analyses/compare/compare.js
 import { Rounds } from '../analyses/common/rounds.js';
 import { ThresholdError, type Threshold, type ThresholdResult } from '../analyses/compare/thresholds.js';
 import type { RankedCrank } from '../analyses/top/top.js';
+import type { SelectionSpec } from '../analyses/common/selection.js';
 import { DEFAULT_EVERY, EveryNCranks, everyNCranksLadder, MIN_POINTS, PerBlock, PerRound, type Bucketing } from '../report/bucketing.js';
 import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
@@ -49,6 +50,8 @@ export interface ReportRequest {
   warn?: (message: string) => void;
   /** How to read (default: the switches', read once per report; pass-settings.ts). */
   settings?: PassSettings;
+  /** Only these cranks in the figures, rankings and charts (side.ts); every line is read. */
+  selection?: SelectionSpec;
 }
 
 export interface ReportOutcome {
@@ -78,6 +81,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
       topN: req.topN,
       ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
       ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
+      ...(req.selection ? { selection: req.selection } : {}),
     });
     return { value: { side: made, rounds }, sink: new MarkErrors(made), onOpen: (source) => made.beginFile(source.name) };
   };

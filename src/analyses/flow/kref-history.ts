@@ -155,8 +155,8 @@ export class KrefHistory {
     if (mention) this.mentions.push(mention);
   }
 
-  /** The whole text: summary, then the mentions. */
-  lines(id: KrefId, model: KrefModel, names: AutoNames): string[] {
+  /** The whole text: summary, then the mentions; `scope`: the selection the mentions were kept by, in words (`cranks 100-200`). */
+  lines(id: KrefId, model: KrefModel, names: AutoNames, scope?: string): string[] {
     const f = model.facts(id);
     const out: string[] = [];
     const annotated = this.ctx.annotations.kernelRefs.get(this.kref);
@@ -182,7 +182,7 @@ export class KrefHistory {
         out.push(`retired: ${f.retiredCrank >= 0 ? `crank ${f.retiredCrank}` : 'not in this slog'}`);
       }
     }
-    out.push(`mentioned in ${this.mentions.length} crank${this.mentions.length === 1 ? '' : 's'}`);
+    out.push(`mentioned in ${this.mentions.length} crank${this.mentions.length === 1 ? '' : 's'}${scope === undefined ? '' : ` of ${scope}`}`);
     for (const m of this.mentions) out.push('', m.header, ...m.lines);
     return out;
   }

@@ -15,7 +15,7 @@ import { exportPass } from '../../run/export.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
 import { commandSettings } from '../../run/pass-settings.js';
-import { gapOption } from '../common-options.js';
+import { gapOption, selectionFrom, selectionOptions } from '../common-options.js';
 
 interface ExportCliOptions {
   to: string;
@@ -24,6 +24,11 @@ interface ExportCliOptions {
   sourcePrefix?: string;
   quiet?: boolean;
   gap: number;
+  cranks?: string;
+  blocks?: string;
+  vat?: string[];
+  since?: string;
+  until?: string;
 }
 
 /** The export's pass on the command line, one for the whole command: bad lines reported, a pass that cannot go on as one line. */
@@ -83,6 +88,7 @@ export function register(program: Command): Command {
     .option('--source-prefix <prefix>', 'put before every source name (say a node\'s name, to merge exports of several nodes)')
     .addOption(gapOption())
     .option('-q, --quiet', 'print nothing when done');
+  for (const opt of selectionOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -94,12 +100,20 @@ page-in, vat, syscalls, pipe, snapshot, kernel), blocks, runs, snapshots
 With --format sqlite, --to names one database file (tables delivery,
 syscall, crank, block, run, snapshot, stall, vat, and views named as
 above). The columns: docs/export.md.
+A selection (--cranks, --blocks, --since, --until, --vat) keeps the rows of
+the selected cranks in cranks, deliveries and syscalls (each row as the
+whole export has it); blocks, runs, snapshots, stalls and vats are the whole
+slog's, so every line is read (no seek).
 Examples:
   slogulate export chain.slog --to chain-tables
   slogulate export node1/*.slog.gz --to fleet --source-prefix node1-
-  slogulate export chain.slog --format sqlite --to chain.sqlite`,
+  slogulate export chain.slog --format sqlite --to chain.sqlite
+  slogulate export --blocks 100-120 chain.slog --to blocks-100-120`,
   );
-  cmd.action(async (files: string[], opts: ExportCliOptions) => {
+  cmd.action(async (files: string[], _opts: ExportCliOptions, command: Command) => {
+    // The root command has some of these options too (--cranks, --blocks...): read both.
+    const opts = command.optsWithGlobals<ExportCliOptions>();
+    const selection = selectionFrom(opts, files);
     cleanUpOnSignal();
     let summary: ExportSummary;
     try {
@@ -111,6 +125,7 @@ Examples:
         sourcePrefix: opts.sourcePrefix,
         pass: cliExportPass(),
         stallSeconds: opts.gap,
+        selection,
       });
     } catch (err) {
       throw await cliError(err);

@@ -10,12 +10,17 @@ import { TABLES } from '../../export/tables/index.js';
 import { EXIT_OK } from '../errors.js';
 import { openOutput } from '../output-file.js';
 import { cleanUpOnSignal, cliError, cliExportPass } from './export.js';
-import { gapOption } from '../common-options.js';
+import { gapOption, selectionFrom, selectionOptions } from '../common-options.js';
 import { SUMMARIES } from './summaries.js';
 
 interface QueryCliOptions {
   format: QueryFormat;
   gap: number;
+  cranks?: string;
+  blocks?: string;
+  vat?: string[];
+  since?: string;
+  until?: string;
 }
 
 /** `  cranks: crankNum blockNum ...`, wrapped at 78 characters under the table's name. */
@@ -42,6 +47,7 @@ export function register(program: Command): Command {
     .argument('[inputs...]', 'slogs (files, or folders of slog files: each exported on the fly as one slog) and export folders; none reads a slog on stdin')
     .addOption(new Option('--format <format>', 'how to print the result').choices([...QUERY_FORMATS]).default('text'))
     .addOption(gapOption(' (for the slogs read here: an export folder has the stalls it was exported with)'));
+  for (const opt of selectionOptions()) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -49,11 +55,19 @@ The tables (views) and their columns:
 ${TABLES.map(columnLines).join('\n')}
 Every view has a source column: the input slog's file name (or its
 source= partition).
+A selection (--cranks, --blocks, --since, --until, --vat) keeps the selected
+cranks' rows in cranks, deliveries and syscalls of the slogs read here (the
+other views are the whole slog's; every line is read); not with an export
+folder, whose rows are selected in the SQL.
 Examples:
   slogulate query 'SELECT vatID, count(*) FROM deliveries GROUP BY ALL ORDER BY 2 DESC' chain.slog
-  slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv`,
+  slogulate query 'SELECT type, sum(micros) FROM syscalls GROUP BY ALL' fleet/ --format csv
+  slogulate query 'SELECT count(*) FROM cranks' --since 10m chain.slog`,
   );
-  cmd.action(async (sql: string, inputs: string[], opts: QueryCliOptions) => {
+  cmd.action(async (sql: string, inputs: string[], _opts: QueryCliOptions, command: Command) => {
+    // The root command has some of these options too (--cranks, --blocks...): read both.
+    const opts = command.optsWithGlobals<QueryCliOptions>();
+    const selection = selectionFrom(opts, inputs);
     cleanUpOnSignal();
     const out = openOutput(undefined);
     try {
@@ -63,6 +77,7 @@ Examples:
         format: opts.format,
         pass: cliExportPass(),
         stallSeconds: opts.gap,
+        selection,
         write: (text) => out.write(text),
         drained: () => out.drained(),
       });

@@ -10,7 +10,7 @@ import { reportHtml } from '../../report/html.js';
 import { collectReport, DEFAULT_EVERY, MIN_POINTS } from '../../run/report.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { commandSettings } from '../../run/pass-settings.js';
-import { annotationOptions, annotationsFrom, parsePositiveInt, thresholdsFrom } from '../common-options.js';
+import { annotationOptions, annotationsFrom, parsePositiveInt, selectionFrom, selectionOptions, thresholdsFrom } from '../common-options.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { DEFAULT_TOP_N } from './top.js';
@@ -26,6 +26,11 @@ interface ReportCliOptions {
   annotations?: string;
   annot?: string;
   force?: boolean;
+  cranks?: string;
+  blocks?: string;
+  vat?: string[];
+  since?: string;
+  until?: string;
 }
 
 export function register(program: Command): Command {
@@ -45,7 +50,7 @@ export function register(program: Command): Command {
         (value: string, previous: string[] | undefined) => [...(previous ?? []), value],
       ),
     );
-  for (const opt of annotationOptions()) cmd.addOption(opt);
+  for (const opt of [...annotationOptions(), ...selectionOptions()]) cmd.addOption(opt);
   cmd.addHelpText(
     'after',
     `
@@ -55,10 +60,15 @@ blocks, else one per ${DEFAULT_EVERY} cranks (fewer for a slog too short for ${M
 points), sums per crank; --every N makes it every N cranks on any slog,
 --round-marks one per benchmark round. With --compare, per block only when
 both slogs have blocks.
+A selection (--cranks, --blocks, --since, --until, --vat) keeps the selected
+cranks in the figures, rankings and charts; the summary still counts every
+crank and the slog's wall span, so every line is read (no seek). With
+--compare, times back from the end (10m) are not taken: give a time.
 Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
 Examples:
   slogulate report chain.slog -o report.html
   slogulate report --every 100 bench.slog.gz -o bench.html
+  slogulate report --blocks 100-200 chain.slog -o blocks.html
   slogulate report --round-marks bench.slog -o rounds.html
   slogulate report --compare base.slog head.slog --fail-on 'computrons:+5%' -o compare.html`,
   );
@@ -71,6 +81,8 @@ Examples:
     const out = openOutput(opts.out as string, { inputs: [...files, opts.annotations ?? opts.annot], force: opts.force });
     const thresholds = thresholdsFrom(opts.failOn);
     const annotations = annotationsFrom(opts);
+    // Two runs have two ends: a duration back from the end is refused (common-options.ts).
+    const selection = selectionFrom(opts, opts.compare ? undefined : files);
     const outcome = await passOrFail(
       collectReport({
         runs: opts.compare ? files.map((f) => [f]) : [files],
@@ -83,6 +95,7 @@ Examples:
         // Also what the figures may get wrong (a restart that ran again more cranks than were held back).
         warn,
         settings: commandSettings(),
+        selection,
       }),
     );
     out.write(reportHtml(outcome.data));

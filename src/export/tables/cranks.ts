@@ -37,6 +37,7 @@ export interface CrankRow {
 
 export const cranks: TableDef<CrankRow> = {
   name: 'cranks',
+  ofCranks: true,
   sqliteName: 'crank',
   doc: 'one row per crank (crank-start to crank-finish), delivery and routing alike',
   columns: [

@@ -43,6 +43,7 @@ export interface DeliveryRow {
 
 export const deliveries: TableDef<DeliveryRow> = {
   name: 'deliveries',
+  ofCranks: true,
   sqliteName: 'delivery',
   doc: 'one row per delivery: a deliver entry and its deliver-result, with the syscalls made between them',
   columns: [

@@ -22,6 +22,7 @@ export interface SyscallRow {
 
 export const syscalls: TableDef<SyscallRow> = {
   name: 'syscalls',
+  ofCranks: true,
   sqliteName: 'syscall',
   doc: 'one row per syscall a vat made, with its result',
   columns: [
