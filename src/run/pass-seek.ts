@@ -1,10 +1,10 @@
 /**
  * What a selection may seek to (source/seek.ts): the one range of crank
  * numbers (`--cranks`) or block heights (`--blocks`) that holds every crank
- * it can select, from its lowest number to its highest. `--cranks` wins
- * when both are given (a crank must match both: the cranks' range holds
- * every crank selected). Undefined: nothing to seek by (no selection, or
- * only `--vat`).
+ * it can select, from its lowest number to its highest, else the times of
+ * `--since` and `--until`. `--cranks` wins over `--blocks`, both over the
+ * times (a crank must match all: the range holds every crank selected).
+ * Undefined: nothing to seek by (no selection, or only `--vat`).
  *
  * Which consumers seek: those whose output is made of the selected cranks
  * alone, with the vat names learned before them: the text render without
@@ -22,5 +22,6 @@ function span(key: SeekRange['key'], ranges: readonly CrankRange[]): SeekRange {
 export function seekRangeOf(spec: SelectionSpec | undefined): SeekRange | undefined {
   if (spec?.cranks?.length) return span('crankNum', spec.cranks);
   if (spec?.blocks?.length) return span('blockHeight', spec.blocks);
+  if (spec?.since !== undefined || spec?.until !== undefined) return { key: 'time', from: spec.since ?? -Infinity, to: spec.until ?? Infinity };
   return undefined;
 }

@@ -32,10 +32,15 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { describe, InputError, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
 
-/** What a seek selects by: crank numbers, or chain block heights. */
-export type SeekKey = 'crankNum' | 'blockHeight';
+/** What a seek selects by: crank numbers, chain block heights, or the time a crank started. */
+export type SeekKey = 'crankNum' | 'blockHeight' | 'time';
 
-/** An inclusive range of keys; `to` is Infinity for an open end. */
+/**
+ * A range of keys: inclusive for crank numbers and block heights; for
+ * times, the cranks whose crank-start time is `>= from` and `< to`
+ * (`--since`, `--until`). `to` is Infinity for an open end, `from`
+ * -Infinity for a time range without a start.
+ */
 export interface SeekRange {
   key: SeekKey;
   from: number;
@@ -88,6 +93,8 @@ const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
 const CRANK_NUM_AT = Buffer.from('"crankNum":');
+const TIME = Buffer.from('"time"');
+const TIME_AT = Buffer.from('"time":');
 const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
 
 /** A line that carries the key: where it starts and ends, its key, and its entry type. */
@@ -99,7 +106,7 @@ interface Keyed {
 }
 
 /** A line parsed: not JSON or not a slog entry of the usual shape (undefined), or its type and the key if it has one. */
-function parsed(text: string, key: SeekKey): { type: string; key: number | undefined; crankNum: number | undefined } | undefined {
+function parsed(text: string, key: SeekKey): { type: string; key: number | undefined; crankNum: number | undefined; time: number | undefined } | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -112,11 +119,13 @@ function parsed(text: string, key: SeekKey): { type: string; key: number | undef
   if (typeof type !== 'string') return undefined;
   const n = entry.crankNum;
   const crankNum = typeof n === 'number' && Number.isFinite(n) ? n : undefined;
+  const t = entry.time;
+  const time = typeof t === 'number' && Number.isFinite(t) ? t : undefined;
   const k = entry[key];
-  if (typeof k !== 'number' || !Number.isFinite(k)) return { type, key: undefined, crankNum };
+  if (typeof k !== 'number' || !Number.isFinite(k)) return { type, key: undefined, crankNum, time };
   // Block heights: only the chain's entries say which block they are of.
-  if (key === 'blockHeight' && !type.startsWith('cosmic-swingset-')) return { type, key: undefined, crankNum };
-  return { type, key: k, crankNum };
+  if (key === 'blockHeight' && !type.startsWith('cosmic-swingset-')) return { type, key: undefined, crankNum, time };
+  return { type, key: k, crankNum, time };
 }
 
 class Refused extends Error {}
@@ -226,7 +235,7 @@ function keyedAfter(file: File, pos: number, key: SeekKey, limit: number): Keyed
 /** The lines that carry the key from the first line starting at or after `pos` on (as keyedAfter). */
 function* keyedLines(file: File, pos: number, key: SeekKey, limit: number): Generator<Keyed> {
   const at = pos === 0 || file.read(pos - 1, 1)[0] === 10 ? pos : nextLineStart(file, pos);
-  const name = key === 'crankNum' ? CRANK_NUM : BLOCK_HEIGHT;
+  const name = key === 'crankNum' ? CRANK_NUM : key === 'blockHeight' ? BLOCK_HEIGHT : TIME;
   for (const line of linesFrom(file, at, file.size, limit)) {
     if (line.bytes.indexOf(name) < 0) continue;
     const p = parsed(line.bytes.toString('utf8'), key);
@@ -269,10 +278,16 @@ function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean
   return undefined;
 }
 
-/** A line that opens a crank (its crank-start) or a block (its begin-block), found by the byte search: where, and its number (NaN: not found near). */
+/**
+ * A line that opens a crank (its crank-start) or a block (its begin-block),
+ * found by the byte search: where, and its number (NaN: not found near);
+ * a crank-start's time when the search is by time (NaN: its line runs past
+ * the search's chunk, read afterwards: openerTimes).
+ */
 interface Opener {
   at: number;
   num: number;
+  time?: number;
 }
 
 /** How far after an opener's type its number may be (`{"type":"crank-start","crankType":"delivery","crankNum":12`). */
@@ -308,6 +323,31 @@ function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): 
 }
 
 /**
+ * The `time` of the line holding `from` in `chunk`, read from the line's end
+ * (the slogger writes `time` and `monotime` last): the number after the
+ * last `"time":` before the line's newline. NaN when the newline is not in
+ * the chunk or no such number is there. A nested `"time":` later in the
+ * line would be read instead: the range's crank-starts are parsed whole
+ * and checked against it (checkRange).
+ */
+function timeAfter(chunk: Buffer, from: number): number {
+  const nl = chunk.indexOf(10, from);
+  if (nl < 0) return NaN;
+  const k = chunk.lastIndexOf(TIME_AT, nl);
+  if (k < from) return NaN;
+  let i = k + TIME_AT.length;
+  const begin = i;
+  for (; i < nl; i += 1) {
+    const c = chunk[i] as number;
+    // Digits, '.', '-', '+', 'e', 'E'.
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 45 || c === 43 || c === 101 || c === 69)) break;
+  }
+  if (i === begin || i - begin > 40) return NaN;
+  const value = Number(chunk.toString('latin1', begin, i));
+  return Number.isFinite(value) ? value : NaN;
+}
+
+/**
  * The byte search (Buffer.indexOf over the whole file, no parsing): every
  * place of `"create-vat"` and `"kernel-init-start"`, and every
  * crank-start and begin-block with its number (a needle, or a number,
@@ -335,7 +375,7 @@ function search(file: File, key: SeekKey): Found {
         const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
         // Cut by the chunk's end: the next chunk reads it (and what follows).
         if (num === undefined) break;
-        found.cranks.push({ at: pos + at, num });
+        found.cranks.push(key === 'time' ? { at: pos + at, num, time: timeAfter(chunk, at) } : { at: pos + at, num });
       }
     }
     if (key === 'blockHeight') {
@@ -415,7 +455,10 @@ function checkRange(file: File, start: number, end: number, range: SeekRange, li
     if (line.bytes.length === 0) continue;
     const p = parsed(line.bytes.toString('utf8'), range.key);
     if (p === undefined) throw new Refused(`a line that is not a slog entry at byte ${line.start}`);
-    if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
+    if (range.key === 'time') {
+      // Every crank-start of the range began in it (the byte search read their times from their lines' ends: checked here whole).
+      if (p.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${line.start} outside the times`);
+    } else if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
     if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
   }
 }
@@ -459,6 +502,7 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
     if (parsed(line.bytes.toString('utf8'), range.key) === undefined) throw new Refused('its first line is not a slog entry');
     break;
   }
+  if (range.key === 'time') return planByTime(file, range, limit);
   const { creates, starts, cranks, blocks } = search(file, range.key);
   // Several kernel runs: the range must be in the last, after what ran before its restart (run again, it is marked so).
   const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
@@ -480,6 +524,11 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
   checkOpeners(range.key === 'crankNum' ? cranks : blocks, floor, range, start, end);
   if (end - start > file.size * MAX_RANGE_SHARE) throw new Refused('the range is more than a quarter of the file');
   checkRange(file, start, end, range, limit, ran);
+  return planOf(file, creates, start, end, limit);
+}
+
+/** The plan for the bytes `start` to `end`: the lines that name vats outside them, and what was read. */
+function planOf(file: File, creates: readonly number[], start: number, end: number, limit: number): SeekPlan {
   const naming = linesAt(file, creates.filter((p) => p < start || p >= end), limit);
   return {
     size: file.size,
@@ -490,6 +539,93 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
     searched: file.searched,
     probed: file.probed,
   };
+}
+
+/** The parsed line starting at the line start `at`. */
+function lineAt(file: File, at: number, limit: number): ReturnType<typeof parsed> {
+  return parsed(file.line(at, limit).bytes.toString('utf8'), 'time');
+}
+
+/** The crank-starts' times the byte search could not read (a line past its chunk): read from each line whole. */
+function openerTimes(file: File, cranks: readonly Opener[], limit: number): void {
+  for (const o of cranks) {
+    if (!Number.isNaN(o.time)) continue;
+    const time = lineAt(file, file.lineStart(o.at), limit)?.time;
+    if (time === undefined) throw new Refused(`a crank-start without its time at byte ${o.at}`);
+    o.time = time;
+  }
+}
+
+/**
+ * No crank but `crankNum`'s (undefined: none at all) has a line from `from`
+ * to `to`: a crank whose crank-start was lost, or which the slog begins
+ * inside, would be selected by its first entry's time, which only a read
+ * of its lines knows.
+ */
+function onlyCrank(file: File, from: number, to: number, crankNum: number | undefined, limit: number): void {
+  for (const line of linesFrom(file, from, to, limit)) {
+    if (line.bytes.indexOf(CRANK_NUM) < 0) continue;
+    const p = parsed(line.bytes.toString('utf8'), 'crankNum');
+    if (p?.crankNum !== undefined && p.crankNum !== crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} without its crank-start before the selection`);
+  }
+}
+
+/**
+ * A time range (`--since`, `--until`): the cranks whose crank-start time is
+ * in it. Times grow within a kernel run, so the first line at or after
+ * `from` is found by a binary search over the lines' times, and the range
+ * begins at the next crank-start (a crank that runs across `from` began
+ * before it); it ends at the first crank-start at or after `to`. The byte
+ * search reads every crank-start's time from its line's end: they must
+ * grow after the last kernel start, be where the binary search found them,
+ * and none before the last kernel start (executions a restart abandoned,
+ * which a whole read selects by their time too) may be in the times.
+ * The lines between the crank before the range and the range are checked
+ * to be that crank's (no crank without its crank-start there).
+ */
+function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
+  const { creates, starts, cranks } = search(file, 'time');
+  openerTimes(file, cranks, limit);
+  const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
+  const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: -1 };
+  const selected = (o: Opener): boolean => (o.time as number) >= range.from && (o.time as number) < range.to;
+  const after = cranks.filter((o) => o.at >= floor);
+  for (const o of cranks) {
+    if (o.at >= floor) break;
+    if (selected(o)) throw new Refused(`crank ${o.num} at byte ${o.at}, before a restart, began in the selection's times`);
+  }
+  for (let i = 1; i < after.length; i += 1) {
+    const a = after[i - 1] as Opener;
+    const b = after[i] as Opener;
+    if ((b.time as number) < (a.time as number)) throw new Refused(`crank-start times not in order (${a.time} at byte ${a.at}, ${b.time} at byte ${b.at})`);
+  }
+  const seen: Keyed[] = [];
+  /** The first crank-start at or after the first line whose time is at or after `bound`, found by the binary search (undefined: none). */
+  const openerFrom = (bound: number, floorAt: number): Opener | undefined => {
+    const line = firstBeyond(file, 'time', bound, true, seen, limit, floorAt);
+    if (line === undefined) return undefined;
+    return after.find((o) => o.at >= line.start);
+  };
+  const firstSelected = after.find((o) => (o.time as number) >= range.from);
+  const first = range.from === -Infinity ? after[0] : openerFrom(range.from, floor);
+  if (first !== firstSelected) throw new Refused('the crank-start times are not where the binary search found them');
+  let start = first === undefined ? file.size : file.lineStart(first.at);
+  const index = first === undefined ? after.length : after.indexOf(first);
+  const previous = index > 0 ? (after[index - 1] as Opener) : undefined;
+  if (previous !== undefined) onlyCrank(file, file.lineStart(previous.at), start, previous.num, limit);
+  else if (floor === 0) start = 0; // the slog's first crank-start: read from its head (a crank it begins inside is read as a whole read reads it)
+  else onlyCrank(file, floor, start, undefined, limit);
+  const lastSelected = after.find((o) => (o.time as number) >= range.to);
+  const last = range.to === Infinity ? undefined : openerFrom(range.to, start);
+  if (last !== lastSelected) throw new Refused('the crank-start times are not where the binary search found them');
+  const end = Math.max(start, last === undefined ? file.size : file.lineStart(last.at));
+  checkOrder(seen);
+  for (const o of after) {
+    if (selected(o) !== (o.at >= start && o.at < end)) throw new Refused(`crank ${o.num} at byte ${o.at} is not where the search found the range`);
+  }
+  if (end - start > file.size * MAX_RANGE_SHARE) throw new Refused('the range is more than a quarter of the file');
+  checkRange(file, start, end, range, limit, ran);
+  return planOf(file, creates, start, end, limit);
 }
 
 /** The bytes `start` to `end` of the file at `path`, as a source: read synchronously, in order. Throws InputError. */
