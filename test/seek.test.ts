@@ -294,3 +294,124 @@ describe('a seek reads few bytes', () => {
     expect(plan.searched).toBeGreaterThanOrEqual(plan.size);
   });
 });
+
+/** The crank-starts after a slog's last kernel start, by a plain loop: where, number, time; and whether the slog has one kernel run. */
+function startsAfterFloor(file: string): { starts: Array<{ at: number; crankNum: number; time: number }>; oneRun: boolean; before: number[] } {
+  const lines = placed(file);
+  const kernel = lines.filter((l) => l.e.type === 'kernel-init-start');
+  const floor = kernel.length > 1 ? (kernel[kernel.length - 1] as Placed).at : 0;
+  const starts = lines.filter((l) => l.at >= floor && l.e.type === 'crank-start').map((l) => ({ at: l.at, crankNum: l.e.crankNum as number, time: l.e.time as number }));
+  const before = lines.filter((l) => l.at < floor && l.e.type === 'crank-start').map((l) => l.e.time as number);
+  return { starts, oneRun: floor === 0, before };
+}
+
+/** What a time seek must read, by the plain loop: from the first crank-start at or after `from` (the head, when it is the slog's first) to the first at or after `to`. */
+function expectedTimeRange(file: string, from: number, to: number): { start: number; end: number } {
+  const { starts, oneRun } = startsAfterFloor(file);
+  const size = readFileSync(file).length;
+  const first = starts.findIndex((s) => s.time >= from);
+  if (first < 0) return { start: size, end: size };
+  const last = starts.find((s) => s.time >= to);
+  return { start: first === 0 && oneRun ? 0 : (starts[first] as { at: number }).at, end: last?.at ?? size };
+}
+
+const times = (since: number | undefined, until: number | undefined): SelectionSpec => ({ ...(since === undefined ? {} : { since }), ...(until === undefined ? {} : { until }) });
+
+describe('--since and --until seek: the range a plain loop finds at crank boundaries, and the same output', () => {
+  for (const [name, file, every] of [
+    ['a-local-3, every 5th crank', slogPath('a-local-3'), 5],
+    ['b-local-5, every 9th crank', slogPath('b-local-5'), 9],
+    ['chain-A after its restart, every 61st crank', CHAIN_A, 61],
+    ['restart-replay after its restart, every 4th crank', RESTART, 4],
+    ['mid-crank-start, every 6th crank', MID_CRANK, 6],
+  ] as const) {
+    it(`${name}: since a crank-start's time, until the time of the third after`, async () => {
+      const { starts, before } = startsAfterFloor(file);
+      const lastBefore = Math.max(-Infinity, ...before);
+      const sample = starts.filter((s, i) => i % every === 0 && i + 3 < starts.length && s.time > lastBefore);
+      expect(sample.length).toBeGreaterThan(5);
+      const planned: Array<{ since: number; until: number }> = [];
+      for (const s of sample) {
+        const i = starts.indexOf(s);
+        const range: SeekRange = { key: 'time', from: s.time, to: (starts[i + 3] as { time: number }).time };
+        const plan = planSeek(file, range, BIG_LINE);
+        if (isPlan(plan)) {
+          planned.push({ since: range.from, until: range.to });
+          expect(plan, `${name}: ${JSON.stringify(range)}`).toMatchObject(expectedTimeRange(file, range.from, range.to));
+        } else {
+          // Refused only where a crank of the range ran before a restart (its number at or below one run before), or the range is big.
+          expect(plan, `${name}: ${JSON.stringify(range)}`).toMatchObject({ refused: expect.stringMatching(/before a restart|more than a quarter/) });
+        }
+      }
+      expect(planned.length).toBeGreaterThan(sample.length / 2);
+      for (const { since, until } of planned.slice(1, 3)) {
+        const { seek } = await expectSame(file, times(since, until));
+        expect(isPlan(seek), name).toBe(true);
+      }
+    }, 180_000);
+  }
+
+  it('times between crank-starts, --since alone and --until alone', async () => {
+    const { starts } = startsAfterFloor(CHAIN_A);
+    const mid = starts[Math.floor(starts.length * 0.9)] as { time: number };
+    const next = starts[Math.floor(starts.length * 0.9) + 1] as { time: number };
+    const between = (mid.time + next.time) / 2;
+    const since = planSeek(CHAIN_A, { key: 'time', from: between, to: Infinity }, BIG_LINE);
+    expect(since).toMatchObject(expectedTimeRange(CHAIN_A, between, Infinity));
+    expect((await expectSame(CHAIN_A, times(between, undefined))).seek).toMatchObject({ start: expect.any(Number) });
+    const local = startsAfterFloor(slogPath('a-local-3')).starts;
+    const early = ((local[10] as { time: number }).time + (local[11] as { time: number }).time) / 2;
+    expect(planSeek(slogPath('a-local-3'), { key: 'time', from: -Infinity, to: early }, BIG_LINE)).toMatchObject({ start: 0, ...expectedTimeRange(slogPath('a-local-3'), -Infinity, early) });
+    const { seek, selected } = await expectSame(slogPath('a-local-3'), times(undefined, early));
+    expect(isPlan(seek)).toBe(true);
+    expect(selected).toBe(11);
+  });
+
+  it('a slog that starts inside a crank, from its first crank-start: read from its head (the crank begun before is selected by its first entry\'s time)', async () => {
+    const { starts } = startsAfterFloor(MID_CRANK);
+    const from = (starts[0] as { time: number }).time - 1000;
+    const to = (starts[1] as { time: number }).time;
+    expect(planSeek(MID_CRANK, { key: 'time', from, to }, BIG_LINE)).toMatchObject({ start: 0 });
+    const whole = await renderSlog({ inputs: [MID_CRANK], selection: times(from, to), settings: WHOLE });
+    expect(whole.text).toContain('(started before the slog)');
+    expect(isPlan((await expectSame(MID_CRANK, times(from, to))).seek)).toBe(true);
+  });
+
+  it('restart-replay: times before its restart are refused (the whole read selects both runs of a crank), after it seek', async () => {
+    const { starts, before } = startsAfterFloor(RESTART);
+    const early = before[Math.floor(before.length / 2)] as number;
+    expect(planSeek(RESTART, { key: 'time', from: early, to: Infinity }, BIG_LINE)).toMatchObject({ refused: expect.stringContaining('before a restart') });
+    const { seek } = await expectSame(RESTART, times(early, undefined));
+    expect(seek).toMatchObject({ refused: expect.any(String) });
+    const late = (starts[starts.length - 10] as { time: number }).time;
+    expect(isPlan((await expectSame(RESTART, times(late, undefined))).seek)).toBe(true);
+  });
+
+  const lines = readFileSync(slogPath('a-local-3'), 'utf8').split('\n');
+  const at = (pred: (e: Record<string, unknown>) => boolean): number => lines.findIndex((l) => l !== '' && pred(JSON.parse(l) as Record<string, unknown>));
+  const timeOfCrank = (n: number): number => (JSON.parse(lines[at((e) => e.type === 'crank-start' && e.crankNum === n)] as string) as { time: number }).time;
+
+  it('crank-start times not in order (a clock set back): refused, the whole read', async () => {
+    const i = at((e) => e.type === 'crank-start' && e.crankNum === 150);
+    const e = JSON.parse(lines[i] as string) as { time: number };
+    const back = [...lines];
+    back[i] = JSON.stringify({ ...e, time: timeOfCrank(20) });
+    const file = join(tmp, 'clock-back.slog');
+    writeFileSync(file, back.join('\n'));
+    const range = { key: 'time' as const, from: timeOfCrank(100), to: timeOfCrank(110) };
+    expect(planSeek(file, range, BIG_LINE)).toMatchObject({ refused: expect.stringContaining('not in order') });
+    const { seek } = await expectSame(file, times(range.from, range.to));
+    expect(seek).toMatchObject({ refused: expect.any(String) });
+  });
+
+  it('the crank-start before the range lost (its lines would be a crank selected by its first entry\'s time): refused', async () => {
+    const i = at((e) => e.type === 'crank-start' && e.crankNum === 104);
+    const file = join(tmp, 'lost-before.slog');
+    writeFileSync(file, [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n'));
+    // Cranks 105-110 by time; the lines of 104, without its crank-start, lie just before.
+    const range = { key: 'time' as const, from: timeOfCrank(105), to: timeOfCrank(111) };
+    expect(planSeek(file, range, BIG_LINE)).toMatchObject({ refused: expect.stringContaining('without its crank-start') });
+    const { seek } = await expectSame(file, times(range.from, range.to));
+    expect(seek).toMatchObject({ refused: expect.any(String) });
+  });
+});
