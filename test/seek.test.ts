@@ -404,6 +404,21 @@ describe('--since and --until seek: the range a plain loop finds at crank bounda
     expect(seek).toMatchObject({ refused: expect.any(String) });
   });
 
+  it('a bad line inside a time range: read, and reported with its line number in the file, as the whole read does', async () => {
+    const i = at((e) => e.type === 'deliver' && e.crankNum === 105);
+    const file = join(tmp, 'bad-inside-times.slog');
+    writeFileSync(file, [...lines.slice(0, i), '{"type":"deliver", cut short', ...lines.slice(i)].join('\n'));
+    const selection = times(timeOfCrank(100), timeOfCrank(111));
+    const bad = { seek: [] as BadLineReport[], whole: [] as BadLineReport[] };
+    const a = await renderSlog({ inputs: [file], selection, settings: SEEK, onBadLine: (b) => bad.seek.push(b) });
+    const b = await renderSlog({ inputs: [file], selection, settings: WHOLE, onBadLine: (b) => bad.whole.push(b) });
+    expect(isPlan(a.seek)).toBe(true);
+    expect((a.seek as SeekPlan).firstLine).toBe(at((e) => e.type === 'crank-start' && e.crankNum === 100) + 1);
+    expectSameText(a.text, b.text);
+    expect(bad.whole).toEqual([{ source: file, line: i + 1, why: expect.any(String) }]);
+    expect(bad.seek).toEqual(bad.whole);
+  });
+
   it('the crank-start before the range lost (its lines would be a crank selected by its first entry\'s time): refused', async () => {
     const i = at((e) => e.type === 'crank-start' && e.crankNum === 104);
     const file = join(tmp, 'lost-before.slog');

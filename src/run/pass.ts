@@ -119,7 +119,7 @@ export interface PassResult {
   badLines: number;
   /** Where the sink answered 'stop': the line whose entry it answered to. Undefined: every input was read to its end. */
   stopped: PassPlace | undefined;
-  /** The seek's plan (its line numbers count from its range's start), or why there was none; undefined when none was asked for. */
+  /** The seek's plan (line numbers are the file's: the plan says its range's first), or why there was none; undefined when none was asked for. */
   seek?: SeekPlan | SeekRefusal;
 }
 
@@ -148,7 +148,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     const bad = new BadLines(source.name, reportedThrough(config.reportedThrough, input), config.onBadLine);
     let stoppedAt: number | undefined;
     try {
-      stoppedAt = await readInput(source, feed, bad, config);
+      stoppedAt = await readInput(source, feed, bad, config, seek?.firstLine);
     } catch (err) {
       // Whatever was read so far is still handed over.
       assembler.end();
@@ -213,11 +213,11 @@ function reportedThrough(place: PassPlace | undefined, input: number): number {
  * unfinished last line as a plain file's, and one warning is counted as a
  * bad line (--strict). Any other failure is thrown.
  */
-async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<number | undefined> {
+async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig, firstLine?: number): Promise<number | undefined> {
   const { heap, bigLineBytes } = config.settings;
   let lines = 0;
   try {
-    for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
+    for await (const batch of readLines(source.chunks(), { bigLineBytes, ...(firstLine === undefined ? {} : { firstLine }) })) {
       lines = batch.big ? batch.firstLine : batch.firstLine + batch.spans.length / 2 - 1;
       const stoppedAt = batch.big ? await feed.bigLine(batch.big, batch.firstLine, bad, heap) : feed.batch(batch, bad);
       if (stoppedAt !== undefined) return stoppedAt;

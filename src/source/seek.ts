@@ -53,6 +53,8 @@ export interface SeekPlan {
   /** The range to read: `start` is a line start, `end` a line start or the file's size. */
   start: number;
   end: number;
+  /** The number of the line at `start` in the file (1: its first), so that bad lines are reported with their own numbers. */
+  firstLine: number;
   /** Lines that name vats before `start` and from `end` on, in file order (without their newline). */
   prelude: Buffer[];
   postlude: Buffer[];
@@ -93,6 +95,7 @@ const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
 const CRANK_NUM_AT = Buffer.from('"crankNum":');
+const CRANK_START = Buffer.from('"crank-start"');
 const TIME = Buffer.from('"time"');
 const TIME_AT = Buffer.from('"time":');
 const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
@@ -455,12 +458,45 @@ function checkRange(file: File, start: number, end: number, range: SeekRange, li
     if (line.bytes.length === 0) continue;
     const p = parsed(line.bytes.toString('utf8'), range.key);
     if (p === undefined) throw new Refused(`a line that is not a slog entry at byte ${line.start}`);
-    if (range.key === 'time') {
-      // Every crank-start of the range began in it (the byte search read their times from their lines' ends: checked here whole).
-      if (p.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${line.start} outside the times`);
-    } else if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
+    if (p.key !== undefined && (p.key < range.from || p.key > range.to)) throw new Refused(`key ${p.key} at byte ${line.start} out of order`);
     if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
   }
+}
+
+/**
+ * A time range's lines: its crank-starts began in its times (the byte
+ * search read their times from their lines' ends: checked here whole), and
+ * no crank in it ran before a restart. Only the lines that can say so are
+ * parsed (those holding `"crank-start"`, and, after a restart, `"crankNum"`);
+ * a line that is not a slog entry is read by the pass as the whole read
+ * reads it (the plan says its line number: `firstLine`), but the range's
+ * first line must be its first crank-start.
+ */
+function checkTimeRange(file: File, start: number, end: number, range: SeekRange, limit: number, ranBefore: Ran): void {
+  let first = start > 0;
+  for (const line of linesFrom(file, start, end, limit)) {
+    const opens = line.bytes.indexOf(CRANK_START) >= 0;
+    if (!first && !opens && (ranBefore.crankNum < 0 || line.bytes.indexOf(CRANK_NUM) < 0)) continue;
+    const p = parsed(line.bytes.toString('utf8'), 'time');
+    if (first && p?.type !== 'crank-start') throw new Refused(`the range's first line at byte ${line.start} is not a crank-start`);
+    first = false;
+    if (p === undefined) continue;
+    if (p.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${line.start} outside the times`);
+    if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
+  }
+}
+
+/** How many lines begin before the line start `at` (counted by the byte search: `searched`). */
+function linesBefore(file: File, at: number): number {
+  const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
+  let lines = 0;
+  for (let pos = 0; pos < at; ) {
+    const chunk = file.read(pos, Math.min(SEARCH_CHUNK, at - pos), 'searched', buf);
+    if (chunk.length === 0) break;
+    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, nl + 1)) lines += 1;
+    pos += chunk.length;
+  }
+  return lines;
 }
 
 /** The highest crank number and block height run before the last restart (-1: none, no restart). */
@@ -530,10 +566,12 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
 /** The plan for the bytes `start` to `end`: the lines that name vats outside them, and what was read. */
 function planOf(file: File, creates: readonly number[], start: number, end: number, limit: number): SeekPlan {
   const naming = linesAt(file, creates.filter((p) => p < start || p >= end), limit);
+  const firstLine = linesBefore(file, start) + 1;
   return {
     size: file.size,
     start,
     end,
+    firstLine,
     prelude: naming.filter((l) => l.start < start).map((l) => l.bytes),
     postlude: naming.filter((l) => l.start >= end).map((l) => l.bytes),
     searched: file.searched,
@@ -623,8 +661,7 @@ function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
   for (const o of after) {
     if (selected(o) !== (o.at >= start && o.at < end)) throw new Refused(`crank ${o.num} at byte ${o.at} is not where the search found the range`);
   }
-  if (end - start > file.size * MAX_RANGE_SHARE) throw new Refused('the range is more than a quarter of the file');
-  checkRange(file, start, end, range, limit, ran);
+  checkTimeRange(file, start, end, range, limit, ran);
   return planOf(file, creates, start, end, limit);
 }
 
