@@ -111,6 +111,19 @@ export class Output {
     if (this.size >= FLUSH_AT) this.flush();
   }
 
+  /** Bytes as they are (a slog's lines: `extract`), after the text written before; `bytes` is copied (it may be lent). */
+  writeBytes(bytes: Uint8Array): void {
+    this.flush();
+    if (this.failed) throw this.fail(this.failed);
+    try {
+      this.stream.write(Buffer.from(bytes));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'EPIPE') process.exit(0);
+      this.failed = err as Error;
+      throw this.fail(err);
+    }
+  }
+
   /** Hands buffered text to the stream. */
   flush(): void {
     if (this.size === 0) return;

@@ -99,6 +99,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./query.js'),
   },
   {
+    name: 'extract',
+    usage: '[options] <files...>',
+    summary: SUMMARIES.extract,
+    load: () => import('./extract.js'),
+  },
+  {
     name: 'completion',
     usage: '<shell>',
     summary: SUMMARIES.completion,

@@ -20,6 +20,7 @@ export const SUMMARIES = {
   report: 'write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare',
   export: "write the slogs' tables (deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats) as Parquet, CSV or one SQLite file",
   query: 'run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats',
+  extract: 'write the raw lines of a selection (cranks, blocks, a run, a time range, a vat) as a small slog that renders as the selection did',
   completion: 'print a shell completion script (bash or zsh)',
 } as const;
 

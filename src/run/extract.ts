@@ -1,0 +1,310 @@
+/**
+ * `slogulate extract`: the raw lines of a selection, with the lines the
+ * crank model needs to make of them what it made of the whole slog, so that
+ * the extract, rendered with the same selection, prints what the slog did.
+ *
+ * Two steps. The pass (pass.ts, seeking as the render does: pass-seek.ts)
+ * reads the slog and notes which lines to keep, by number:
+ *
+ * - every line of each selected crank (the same CrankSelection as the
+ *   render's, told every entry's vat names in the same order);
+ * - with `--blocks`, every line of each selected block, from its
+ *   begin-block to its commit-block-finish (the cranks a block ran are
+ *   those between them); with `--run H:N`, block H's begin-block and run
+ *   N's lines, run-start to run-finish;
+ * - each kernel-init-start and -finish, and before a restart the crank of
+ *   the highest number run so far (the cranks a restart runs again, up to
+ *   it, are marked `again`);
+ * - the lines that name the vats the selected cranks name (their
+ *   create-vat entries, and the cranks whose crank-start creates one).
+ *
+ * Then copy-lines.ts copies those lines' bytes, in file order: the seek's
+ * range only when the pass sought (its lines from outside the range that
+ * name vats come from the plan, before and after), else each input whole.
+ * Memory: the kept spans (one per selected crank at most, merged) and the
+ * lines of each vat's naming, not the lines themselves.
+ */
+import { CrankSelection, isSelecting, type CrankRange, type SelectionSpec } from '../analyses/common/selection.js';
+import type { CrankSink } from '../model/assembler.js';
+import type { Crank, CrankItem } from '../model/crank.js';
+import { VatNames } from '../model/vats.js';
+import type { SlogEntry } from '../scan/entry-types.js';
+import type { Reads } from '../scan/reads.js';
+import { copyLines, mergedSpans, type LineSpan } from '../source/copy-lines.js';
+import { expandInputs } from '../source/inputs.js';
+import { InputError, openInput, type SlogInput } from '../source/open.js';
+import { openRange, type SeekPlan, type SeekRange } from '../source/seek.js';
+import { PassError, runPass, type BadLineReport } from './pass.js';
+import { seekRangeOf } from './pass-seek.js';
+import { settingsFor, type PassSettings } from './pass-settings.js';
+
+/** A run of a chain block (`--run 150:2`): the block's height and the run's number in it. */
+export interface RunSpec {
+  height: number;
+  num: number;
+}
+
+export interface ExtractConfig {
+  /** The slog's files (read in order as one slog) or folders of per-block files; not stdin (read twice). */
+  inputs: readonly string[];
+  /** The selection (`--cranks`, `--blocks`, `--since`, `--until`, `--vat`). */
+  selection: SelectionSpec;
+  /** `--run H:N`: only that run's cranks (with the selection's). */
+  run?: RunSpec;
+  /** Where the bytes go (each buffer lent: valid only during the call). */
+  write: (bytes: Buffer) => void;
+  /** Awaited after each chunk written (backpressure). */
+  drained?: () => Promise<void>;
+  onBadLine?: (bad: BadLineReport) => void;
+  settings?: PassSettings;
+}
+
+export interface ExtractResult {
+  /** How the slog is named in messages. */
+  name: string;
+  /** Cranks selected, and lines written. */
+  cranks: number;
+  lines: number;
+  /** The seek's plan, or why there was none (as the pass's result). */
+  seek?: SeekPlan | { refused: string };
+}
+
+/** The extract reads nothing of crank entries beyond what the model reads (model/reads.ts: crankNum, vatID, time, messageHead...). */
+const EXTRACT_READS: Reads = { 'crank-start': [], 'crank-finish': [], syscall: [], 'syscall-result': [], deliver: [], 'deliver-result': [], clist: [] };
+
+const BLOCK_BEGIN = 'cosmic-swingset-begin-block';
+const BLOCK_DONE = 'cosmic-swingset-commit-block-finish';
+
+/** A number field of an outside entry (chain entries are read whole). */
+function numberOf(entry: SlogEntry, key: string): number | undefined {
+  const v = (entry as unknown as Record<string, unknown>)[key];
+  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+}
+
+function inRanges(ranges: readonly CrankRange[], n: number): boolean {
+  return ranges.some((r) => n >= r.from && n <= r.to);
+}
+
+/** The vats a crank names: its own, and those its entries and syscalls say. */
+function vatsOf(crank: Crank, into: Set<string>): void {
+  if (crank.vatID !== undefined) into.add(crank.vatID);
+  for (const item of crank.items as readonly CrankItem[]) {
+    // A crank-finish names no vat (and its vatID is not read: model/reads.ts).
+    if (item.kind === 'entry' && item.entry.type === 'crank-finish') continue;
+    const vatID = item.kind === 'entry' ? (item.entry as { vatID?: unknown }).vatID : item.call.vatID;
+    if (typeof vatID === 'string') into.add(vatID);
+  }
+}
+
+/** The lines of one input to keep, noted as the pass reads it. */
+class KeptLines {
+  spans: LineSpan[] = [];
+  /** Lines that name each vat (create-vat entries; spans of cranks that create one). */
+  naming = new Map<string, LineSpan[]>();
+
+  keep(from: number, to: number): void {
+    this.spans.push({ from, to });
+  }
+
+  names(vatID: string, span: LineSpan): void {
+    let list = this.naming.get(vatID);
+    if (!list) this.naming.set(vatID, (list = []));
+    list.push(span);
+  }
+
+  /** The spans to copy: those kept, and the naming of the vats involved. */
+  all(involved: ReadonlySet<string>): LineSpan[] {
+    const out = [...this.spans];
+    for (const [vatID, spans] of this.naming) if (involved.has(vatID)) out.push(...spans);
+    return mergedSpans(out);
+  }
+}
+
+/**
+ * The pass's sink and observer: what to keep of each input. Entries are
+ * told to the vat names in slog order (as the render's `observe` does),
+ * cranks matched when they end (as the render's selectCrank).
+ */
+class Keeper implements CrankSink {
+  readonly vats = new VatNames();
+  readonly selection: CrankSelection;
+  readonly inputs: KeptLines[] = [];
+  readonly involved = new Set<string>();
+  cranks = 0;
+  private current: KeptLines = new KeptLines();
+  private kernelStarts = 0;
+  /**
+   * The kernel starts' lines, and before each restart the span of the crank
+   * of the highest number run so far: kept once a selected crank is run
+   * again (`again`), which they make the model see (until then they are
+   * not needed, and a seek, which reads after the last restart, has none).
+   */
+  private restarts: Array<{ input: KeptLines; span: LineSpan }> | undefined = [];
+  /** The span of the crank of the highest number ended so far. */
+  private highest: { num: number; span: LineSpan; input: KeptLines } | undefined;
+  /** The selected block open now: the line of its begin-block. */
+  private blockFrom: number | undefined;
+  /** The run of `--run` open now: the line of its run-start. */
+  private runFrom: number | undefined;
+  private blockHeight: number | undefined;
+
+  constructor(
+    spec: SelectionSpec,
+    private readonly run: RunSpec | undefined,
+  ) {
+    this.selection = new CrankSelection(spec, this.vats);
+  }
+
+  /** A new input begins (pass's onOpen). */
+  beginInput(): void {
+    this.endInput();
+    this.current = new KeptLines();
+    this.inputs.push(this.current);
+    this.blockFrom = undefined;
+    this.runFrom = undefined;
+  }
+
+  /** The input ends (or the next begins): a block or run still open is kept to its end. */
+  endInput(): void {
+    this.closeOpen(Number.MAX_SAFE_INTEGER);
+  }
+
+  /** A selected block or run still open is kept up to line `to` (it ends there: a restart, another block, the input's end). */
+  private closeOpen(to: number): void {
+    if (this.blockFrom !== undefined) this.current.keep(this.blockFrom, to);
+    if (this.runFrom !== undefined) this.current.keep(this.runFrom, to);
+    this.blockFrom = undefined;
+    this.runFrom = undefined;
+  }
+
+  /** Every entry, in slog order, before the model (the pass's observe). */
+  observe(entry: SlogEntry, line: number): void {
+    this.vats.observe(entry);
+    if (entry.type === 'create-vat' && typeof entry.vatID === 'string') this.current.names(entry.vatID, { from: line, to: line });
+    else if (entry.type.startsWith('cosmic-swingset-')) this.chain(entry, line);
+  }
+
+  private chain(entry: SlogEntry, line: number): void {
+    const blocks = this.selection.spec.blocks;
+    if (entry.type === BLOCK_BEGIN) {
+      this.closeOpen(line - 1);
+      const height = numberOf(entry, 'blockHeight');
+      this.blockHeight = height;
+      this.blockFrom = height !== undefined && blocks?.length && inRanges(blocks, height) ? line : undefined;
+      if (this.run && height === this.run.height) this.current.keep(line, line);
+    } else if (entry.type === BLOCK_DONE && this.blockFrom !== undefined) {
+      this.current.keep(this.blockFrom, line);
+      this.blockFrom = undefined;
+    } else if (this.run && entry.type === 'cosmic-swingset-run-start') {
+      this.runFrom = this.blockHeight === this.run.height && numberOf(entry, 'runNum') === this.run.num ? line : undefined;
+    } else if (this.run && entry.type === 'cosmic-swingset-run-finish' && this.runFrom !== undefined) {
+      this.current.keep(this.runFrom, line);
+      this.runFrom = undefined;
+    }
+  }
+
+  entry(entry: SlogEntry, line: number): undefined {
+    if (entry.type === 'kernel-init-start') {
+      this.closeOpen(line - 1);
+      this.kernelStarts += 1;
+      // A restart: the cranks up to the highest run before are marked `again` when they run again.
+      if (this.kernelStarts > 1 && this.highest) this.restart(this.highest.input, this.highest.span);
+    }
+    if (entry.type === 'kernel-init-start' || entry.type === 'kernel-init-finish') this.restart(this.current, { from: line, to: line });
+    return undefined;
+  }
+
+  /** A line of a kernel start: kept now if a selected crank ran again, else held until one does. */
+  private restart(input: KeptLines, span: LineSpan): void {
+    if (this.restarts) this.restarts.push({ input, span });
+    else input.keep(span.from, span.to);
+  }
+
+  crank(crank: Crank): undefined {
+    const span = { from: crank.firstLine, to: crank.lastLine };
+    if (crank.crankNum > (this.highest?.num ?? -1)) this.highest = { num: crank.crankNum, span, input: this.current };
+    // A create-vat message's crank-start names the vat (model/vats.ts): that line (a seek's plan holds only it, from before its range).
+    const message = crank.start?.message;
+    if (message?.type === 'create-vat' && typeof message.vatID === 'string') this.current.names(message.vatID, { from: span.from, to: span.from });
+    const run = this.run;
+    const inRun = run === undefined || (crank.block?.height === run.height && crank.run?.num === run.num);
+    if (!inRun || !this.selection.matches(crank)) return undefined;
+    this.cranks += 1;
+    this.current.keep(span.from, span.to);
+    if (crank.again && this.restarts) {
+      for (const r of this.restarts) r.input.keep(r.span.from, r.span.to);
+      this.restarts = undefined;
+    }
+    vatsOf(crank, this.involved);
+    return undefined;
+  }
+}
+
+/** The vatID a line that names a vat names (a create-vat's, or a create-vat message's), read from its first bytes; undefined: none there. */
+function namedVat(line: Buffer): string | undefined {
+  const head = line.toString('latin1', 0, Math.min(line.length, 4096));
+  if (!head.includes('"create-vat"')) return undefined;
+  return /"vatID":"(v\d+)"/.exec(head)?.[1];
+}
+
+/** The selection's range to seek to: `--run`'s block, else the render's (pass-seek.ts). */
+function rangeOf(config: ExtractConfig): SeekRange | undefined {
+  const spec = config.selection;
+  if (config.run && !spec.cranks?.length) return { key: 'blockHeight', from: config.run.height, to: config.run.height };
+  return seekRangeOf(spec);
+}
+
+/** Reads the slog, then writes the lines the selection needs (see the file's comment). Throws PassError. */
+export async function extractSlog(config: ExtractConfig): Promise<ExtractResult> {
+  if (!isSelecting(config.selection) && config.run === undefined) throw new Error('extract needs a selection');
+  const inputs = expandInputs(config.inputs);
+  const keeper = new Keeper(config.selection, config.run);
+  const range = rangeOf(config);
+  const result = await runPass({
+    inputs: config.inputs,
+    reads: EXTRACT_READS,
+    sink: keeper,
+    observe: (entry, line) => keeper.observe(entry, line),
+    onOpen: () => keeper.beginInput(),
+    settings: settingsFor(config),
+    ...(config.onBadLine ? { onBadLine: config.onBadLine } : {}),
+    ...(range ? { seek: { range, learn: (entry: SlogEntry) => keeper.vats.observe(entry) } } : {}),
+  });
+  keeper.endInput();
+  const plan = result.seek !== undefined && 'start' in result.seek ? result.seek : undefined;
+  let lines = 0;
+  const named = (list: readonly Buffer[]): void => {
+    for (const line of list) {
+      const vatID = namedVat(line);
+      if (vatID === undefined || !keeper.involved.has(vatID)) continue;
+      config.write(line);
+      config.write(Buffer.from('\n'));
+      lines += 1;
+    }
+  };
+  if (plan) {
+    named(plan.prelude);
+    const kept = keeper.inputs[0]?.all(keeper.involved) ?? [];
+    lines += await copyLines(openRange(inputs[0] as string, plan.start, plan.end), plan.firstLine, kept, config.write, config.drained);
+    named(plan.postlude);
+  } else {
+    for (let i = 0; i < keeper.inputs.length; i += 1) {
+      const kept = (keeper.inputs[i] as KeptLines).all(keeper.involved);
+      if (kept.length === 0) continue;
+      let source;
+      try {
+        source = await openInput(inputs[i] as SlogInput);
+      } catch (err) {
+        if (err instanceof InputError) throw new PassError(err.message, 'open');
+        throw err;
+      }
+      try {
+        lines += await copyLines(source, 1, kept, config.write, config.drained);
+      } catch (err) {
+        if (err instanceof InputError) throw new PassError(err.message, 'read');
+        throw err;
+      }
+    }
+  }
+  return { name: result.name, cranks: keeper.cranks, lines, ...(result.seek ? { seek: result.seek } : {}) };
+}
