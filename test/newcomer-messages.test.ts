@@ -62,7 +62,7 @@ describe('suggestions and help pointers, one way', () => {
 });
 
 describe('help fits 80 columns', () => {
-  const commands = ['', 'top', 'stats', 'compare', 'annotate', 'flow', 'kref', 'trace', 'blocks', 'runs', 'report', 'export', 'query', 'completion'];
+  const commands = ['', 'top', 'stats', 'compare', 'annotate', 'flow', 'kref', 'trace', 'blocks', 'runs', 'report', 'export', 'query', 'extract', 'completion'];
   it.each(commands)('slogulate %s --help', async (command) => {
     const r = await runMain([...(command ? [command] : []), '--help']);
     expect(r.status).toBe(0);
@@ -77,7 +77,7 @@ describe('query --help lists every table and column, from their declarations', (
     const help = r.stdout.replace(/\n {4,}/g, ' ');
     expect(TABLES.length).toBeGreaterThan(5);
     for (const table of TABLES) {
-      const listed = new RegExp(`\\b${table.name}: ([^\\n]*)`).exec(help)?.[1] ?? '';
+      const listed = new RegExp(`^  ${table.name}: ([^\\n]*)`, 'm').exec(help)?.[1] ?? '';
       for (const column of table.columns) expect(listed, `${table.name}.${column.name}`).toMatch(new RegExp(`\\b${column.name}\\b`));
     }
     expect(r.stdout).not.toMatch(/docs\/export\.md/);
@@ -89,6 +89,7 @@ describe('what was written, on stderr', () => {
     ['report', (out: string) => ['report', '-o', out, slog]],
     ['trace', (out: string) => ['trace', '-o', out, slog]],
     ['annotate', (out: string) => ['annotate', '-o', out, slog]],
+    ['extract', (out: string) => ['extract', '--cranks', '1-5', '-o', out, slog]],
   ])('%s -o: one line naming the file and its size', async (what, args) => {
     const out = join(dir, `${what}.out`);
     const r = await runMain(args(out));

@@ -48,6 +48,7 @@ describe('a file with no slog entry in it', () => {
     ['report', ['report', '-o', out('report.html'), pkg], 1],
     ['export', ['export', '--to', out('tables'), pkg], 1],
     ['query', ['query', 'SELECT count(*) FROM deliveries', pkg], 1],
+    ['extract', ['extract', '--cranks', '1-5', '-o', out('extract.slog'), pkg], 1],
     ['report --compare', ['report', '--compare', '-o', out('report.html'), slogPath('a-local-3'), pkg], 1],
     ['compare (head)', ['compare', slogPath('a-local-3'), pkg], 2],
   ];
