@@ -125,6 +125,13 @@ describe('the extract renders as the selection did, and is the slog\'s lines', (
     }
   }, 180_000);
 
+  it('--blocks with --cranks, and --run with --cranks: the blocks kept from their begin-block', async () => {
+    await checkExtract(CHAIN_A, ['--blocks', '150-152', '--cranks', '1900-1950']);
+    const out = await extract(CHAIN_A, ['--run', '150:2', '--cranks', '1886-1890']);
+    const rendered = (await ok(['--blocks', '150', '--cranks', '1886-1890', out])).stdout;
+    expect(rendered).toMatch(/^\/\/ crank 1886:/m);
+  }, 120_000);
+
   it('--vat, and --since/--until', async () => {
     await checkExtract(slogPath('a-local-3'), ['--vat', 'v1']);
     await checkExtract(slogPath('b-local-5'), ['--vat', 'bootstrap', '--cranks', '20-200']);

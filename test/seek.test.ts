@@ -148,6 +148,24 @@ describe('a seek reads the range a plain loop finds, and prints what the whole r
   });
 });
 
+describe('--cranks with --blocks: seeks by the blocks (a crank\'s block is known from its begin-block)', () => {
+  it('chain-A --blocks 150-152 --cranks 1900-1950: the cranks of both, as the whole read selects them', async () => {
+    const selection: SelectionSpec = { blocks: [{ from: 150, to: 152 }], cranks: [{ from: 1900, to: 1950 }] };
+    const { seek, selected } = await expectSame(CHAIN_A, selection);
+    expect(seek).toMatchObject(expectedRange(CHAIN_A, { key: 'blockHeight', from: 150, to: 152 }));
+    // By a plain loop: the crank-starts between begin-block 150 and end-block-finish 152 numbered 1900-1950.
+    let block: number | undefined;
+    let want = 0;
+    for (const l of placed(CHAIN_A)) {
+      if (l.e.type === 'cosmic-swingset-begin-block') block = l.e.blockHeight as number;
+      if (l.e.type === 'cosmic-swingset-end-block-finish') block = undefined;
+      const n = l.e.crankNum as number;
+      if (l.e.type === 'crank-start' && block !== undefined && block >= 150 && block <= 152 && n >= 1900 && n <= 1950) want += 1;
+    }
+    expect(selected).toBe(want);
+  }, 60_000);
+});
+
 describe('at every crank boundary of a sample: the range a plain loop finds', () => {
   /** The crank numbers of a slog's crank-starts after its last kernel start, by a plain loop. */
   const crankNums = (file: string): number[] => {

@@ -247,10 +247,10 @@ function namedVat(line: Buffer): string | undefined {
   return /"vatID":"(v\d+)"/.exec(head)?.[1];
 }
 
-/** The selection's range to seek to: `--run`'s block, else the render's (pass-seek.ts). */
+/** The selection's range to seek to: `--run`'s block (its begin-block and run-start are kept), else the render's (pass-seek.ts). */
 function rangeOf(config: ExtractConfig): SeekRange | undefined {
   const spec = config.selection;
-  if (config.run && !spec.cranks?.length) return { key: 'blockHeight', from: config.run.height, to: config.run.height };
+  if (config.run) return { key: 'blockHeight', from: config.run.height, to: config.run.height };
   return seekRangeOf(spec);
 }
 

@@ -2,8 +2,10 @@
  * What a selection may seek to (source/seek.ts): the one range of crank
  * numbers (`--cranks`) or block heights (`--blocks`) that holds every crank
  * it can select, from its lowest number to its highest, else the times of
- * `--since` and `--until`. `--cranks` wins over `--blocks`, both over the
- * times (a crank must match all: the range holds every crank selected).
+ * `--since` and `--until`. `--blocks` wins over `--cranks`, both over the
+ * times (a crank must match all: the range holds every crank selected):
+ * a crank's block is known from its block's begin-block, which a range of
+ * crank numbers may begin after.
  * Undefined: nothing to seek by (no selection, or only `--vat`).
  *
  * Which consumers seek: those whose output is made of the selected cranks
@@ -20,8 +22,8 @@ function span(key: SeekRange['key'], ranges: readonly CrankRange[]): SeekRange {
 }
 
 export function seekRangeOf(spec: SelectionSpec | undefined): SeekRange | undefined {
-  if (spec?.cranks?.length) return span('crankNum', spec.cranks);
   if (spec?.blocks?.length) return span('blockHeight', spec.blocks);
+  if (spec?.cranks?.length) return span('crankNum', spec.cranks);
   if (spec?.since !== undefined || spec?.until !== undefined) return { key: 'time', from: spec.since ?? -Infinity, to: spec.until ?? Infinity };
   return undefined;
 }
