@@ -285,7 +285,7 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
   if (plan) {
     named(plan.prelude);
     const kept = keeper.inputs[0]?.all(keeper.involved) ?? [];
-    lines += await copyLines(openRange(inputs[0] as string, plan.start, plan.end), plan.firstLine, kept, config.write, config.drained);
+    lines += await copyLines(openRange(inputs[0] as string, plan.start, plan.end), 1, kept, config.write, config.drained);
     named(plan.postlude);
   } else {
     for (let i = 0; i < keeper.inputs.length; i += 1) {

@@ -119,7 +119,7 @@ export interface PassResult {
   badLines: number;
   /** Where the sink answered 'stop': the line whose entry it answered to. Undefined: every input was read to its end. */
   stopped: PassPlace | undefined;
-  /** The seek's plan (line numbers are the file's: the plan says its range's first), or why there was none; undefined when none was asked for. */
+  /** The seek's plan (line numbers count from its range's start, but a bad line's report: linesBefore), or why there was none; undefined when none was asked for. */
   seek?: SeekPlan | SeekRefusal;
 }
 
@@ -145,10 +145,10 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     result.sources.push(source.name);
     assembler.source = source.name;
     config.onOpen?.(source);
-    const bad = new BadLines(source.name, reportedThrough(config.reportedThrough, input), config.onBadLine);
+    const bad = new BadLines(source.name, reportedThrough(config.reportedThrough, input), seek ? inFile(config.onBadLine, seek) : config.onBadLine);
     let stoppedAt: number | undefined;
     try {
-      stoppedAt = await readInput(source, feed, bad, config, seek?.firstLine);
+      stoppedAt = await readInput(source, feed, bad, config);
     } catch (err) {
       // Whatever was read so far is still handed over.
       assembler.end();
@@ -170,6 +170,12 @@ function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | 
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
   return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+}
+
+/** A bad line of a seek's range, reported with its number in the file (the pass numbers the range's lines from 1). */
+function inFile(report: PassConfig['onBadLine'], seek: SeekPlan): PassConfig['onBadLine'] {
+  if (report === undefined) return undefined;
+  return (bad) => report({ ...bad, line: bad.line + seek.linesBefore() });
 }
 
 /** Lines outside the seek's range that name vats, read as the pass reads every line, to `learn` (the plan checked that each is a slog entry). */
@@ -213,11 +219,11 @@ function reportedThrough(place: PassPlace | undefined, input: number): number {
  * unfinished last line as a plain file's, and one warning is counted as a
  * bad line (--strict). Any other failure is thrown.
  */
-async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig, firstLine?: number): Promise<number | undefined> {
+async function readInput(source: SlogSource, feed: Feed, bad: BadLines, config: PassConfig): Promise<number | undefined> {
   const { heap, bigLineBytes } = config.settings;
   let lines = 0;
   try {
-    for await (const batch of readLines(source.chunks(), { bigLineBytes, ...(firstLine === undefined ? {} : { firstLine }) })) {
+    for await (const batch of readLines(source.chunks(), { bigLineBytes })) {
       lines = batch.big ? batch.firstLine : batch.firstLine + batch.spans.length / 2 - 1;
       const stoppedAt = batch.big ? await feed.bigLine(batch.big, batch.firstLine, bad, heap) : feed.batch(batch, bad);
       if (stoppedAt !== undefined) return stoppedAt;

@@ -61,8 +61,6 @@ export interface ReadLinesOptions {
    * (default: never; the pass gives BIG_LINE_BYTES or its switch).
    */
   bigLineBytes?: number;
-  /** The number of the first line (default 1): a seek's range starts inside its file (seek.ts). */
-  firstLine?: number;
 }
 
 /**
@@ -267,7 +265,7 @@ export async function* readLines(
   };
   // An unfinished line, carried over to the next chunk (chunks may be borrowed).
   const carry = new JoinedBytes(LINE_BUFFER);
-  let lineNo = options.firstLine ?? 1;
+  let lineNo = 1;
   let atStart = true;
   try {
     for (let chunk = await next(); chunk !== undefined; chunk = await next()) {

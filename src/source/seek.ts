@@ -53,8 +53,8 @@ export interface SeekPlan {
   /** The range to read: `start` is a line start, `end` a line start or the file's size. */
   start: number;
   end: number;
-  /** The number of the line at `start` in the file (1: its first), so that bad lines are reported with their own numbers. */
-  firstLine: number;
+  /** How many lines begin before `start`, counted when first asked (a bad line in the range is reported with its number in the file). */
+  linesBefore: () => number;
   /** Lines that name vats before `start` and from `end` on, in file order (without their newline). */
   prelude: Buffer[];
   postlude: Buffer[];
@@ -469,10 +469,14 @@ function checkRange(file: File, start: number, end: number, range: SeekRange, li
  * no crank in it ran before a restart. Only the lines that can say so are
  * parsed (those holding `"crank-start"`, and, after a restart, `"crankNum"`);
  * a line that is not a slog entry is read by the pass as the whole read
- * reads it (the plan says its line number: `firstLine`), but the range's
+ * reads it (the plan counts the lines before it: `linesBefore`), but the range's
  * first line must be its first crank-start.
  */
 function checkTimeRange(file: File, start: number, end: number, range: SeekRange, limit: number, ranBefore: Ran): void {
+  if (ranBefore.crankNum < 0) {
+    checkCrankStarts(file, start, end, range, limit);
+    return;
+  }
   let first = start > 0;
   for (const line of linesFrom(file, start, end, limit)) {
     const opens = line.bytes.indexOf(CRANK_START) >= 0;
@@ -486,17 +490,68 @@ function checkTimeRange(file: File, start: number, end: number, range: SeekRange
   }
 }
 
-/** How many lines begin before the line start `at` (counted by the byte search: `searched`). */
-function linesBefore(file: File, at: number): number {
+/**
+ * checkTimeRange without a restart: only the lines holding `"crank-start"`
+ * are parsed, found by Buffer.indexOf over big chunks of the range (not line
+ * by line: the range is most of what a time seek reads).
+ */
+function checkCrankStarts(file: File, start: number, end: number, range: SeekRange, limit: number): void {
   const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
-  let lines = 0;
-  for (let pos = 0; pos < at; ) {
-    const chunk = file.read(pos, Math.min(SEARCH_CHUNK, at - pos), 'searched', buf);
-    if (chunk.length === 0) break;
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, nl + 1)) lines += 1;
-    pos += chunk.length;
+  const check = (at: number, bytes: Buffer): void => {
+    const p = parsed(bytes.toString('utf8'), 'time');
+    if (at === start && start > 0 && p?.type !== 'crank-start') throw new Refused(`the range's first line at byte ${at} is not a crank-start`);
+    if (p?.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${at} outside the times`);
+  };
+  if (start > 0) {
+    const { bytes } = file.line(start, limit);
+    check(start, withoutCr(bytes));
   }
-  return lines;
+  for (let pos = start; pos < end; ) {
+    const chunk = file.read(pos, Math.min(SEARCH_CHUNK, end - pos), 'probed', buf);
+    if (chunk.length === 0) break;
+    const last = pos + chunk.length >= end;
+    // The chunk's whole lines: up to its last newline (all of it at the range's end).
+    const whole = last ? chunk.length : chunk.lastIndexOf(10) + 1;
+    if (whole === 0) {
+      // A line longer than a chunk: read whole.
+      const { end: lineEnd, bytes } = file.line(pos, limit);
+      if (bytes.indexOf(CRANK_START) >= 0) check(pos, bytes);
+      pos = lineEnd + 1;
+      continue;
+    }
+    for (let h = chunk.indexOf(CRANK_START); h >= 0 && h < whole; ) {
+      const from = chunk.lastIndexOf(10, h) + 1;
+      let to = chunk.indexOf(10, h);
+      if (to < 0 || to > whole) to = whole;
+      check(pos + from, withoutCr(chunk.subarray(from, to)));
+      h = chunk.indexOf(CRANK_START, to);
+    }
+    pos += whole;
+  }
+}
+
+/** How many lines begin before the line start `at` of the file at `path` (its `\n`s before it). Throws InputError. */
+function countLinesBefore(path: string, at: number): number {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+  try {
+    const file = new File(fd);
+    const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
+    let lines = 0;
+    for (let pos = 0; pos < at; ) {
+      const chunk = file.read(pos, Math.min(SEARCH_CHUNK, at - pos), 'searched', buf);
+      if (chunk.length === 0) break;
+      for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, nl + 1)) lines += 1;
+      pos += chunk.length;
+    }
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** The highest crank number and block height run before the last restart (-1: none, no restart). */
@@ -523,7 +578,10 @@ export function planSeek(path: string, range: SeekRange, lineLimit: number): See
     const file = new File(fd);
     const head = file.read(0, 2);
     if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return { refused: 'gzip' };
-    return plan(file, range, lineLimit);
+    const made = plan(file, range, lineLimit);
+    let before: number | undefined;
+    made.linesBefore = () => (before ??= countLinesBefore(path, made.start));
+    return made;
   } catch (err) {
     if (err instanceof Refused) return { refused: err.message };
     throw err;
@@ -566,12 +624,11 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
 /** The plan for the bytes `start` to `end`: the lines that name vats outside them, and what was read. */
 function planOf(file: File, creates: readonly number[], start: number, end: number, limit: number): SeekPlan {
   const naming = linesAt(file, creates.filter((p) => p < start || p >= end), limit);
-  const firstLine = linesBefore(file, start) + 1;
   return {
     size: file.size,
     start,
     end,
-    firstLine,
+    linesBefore: () => NaN,
     prelude: naming.filter((l) => l.start < start).map((l) => l.bytes),
     postlude: naming.filter((l) => l.start >= end).map((l) => l.bytes),
     searched: file.searched,
