@@ -8,11 +8,14 @@
  *
  * - every line of each selected crank (the same CrankSelection as the
  *   render's, told every entry's vat names in the same order);
- * - with `--blocks`, every line of each selected block, from its
- *   begin-block to its commit-block-finish (the cranks a block ran are
- *   those between them); with `--run H:N`, block H's begin-block and run
- *   N's lines, run-start to run-finish;
- * - each kernel-init-start and -finish, and before a restart the crank of
+ * - with `--blocks` (or `--run H:N`), the chain's lines of each selected
+ *   block (those that give its `blockHeight`: begin-block, run-start...,
+ *   commit-block-finish), and when a selected crank ran in the bootstrap
+ *   block, the `cosmic-swingset-init` and bootstrap block lines (its height
+ *   is the init's): the model stamps each crank with the block and run open
+ *   then;
+ * - when a selected crank (or its block) ran again after a restart, each
+ *   kernel-init-start and -finish, and before each restart the crank of
  *   the highest number run so far (the cranks a restart runs again, up to
  *   it, are marked `again`);
  * - the lines that name the vats the selected cranks name (their
@@ -72,8 +75,8 @@ export interface ExtractResult {
 /** The extract reads nothing of crank entries beyond what the model reads (model/reads.ts: crankNum, vatID, time, messageHead...). */
 const EXTRACT_READS: Reads = { 'crank-start': [], 'crank-finish': [], syscall: [], 'syscall-result': [], deliver: [], 'deliver-result': [], clist: [] };
 
-const BLOCK_BEGIN = 'cosmic-swingset-begin-block';
-const BLOCK_DONE = 'cosmic-swingset-commit-block-finish';
+/** Chain lines without a `blockHeight` that say which block is open: the bootstrap block's (its height is the init's). */
+const CHAIN_CONTEXT = new Set(['cosmic-swingset-init', 'cosmic-swingset-bootstrap-block-start', 'cosmic-swingset-bootstrap-block-finish']);
 
 /** A number field of an outside entry (chain entries are read whole). */
 function numberOf(entry: SlogEntry, key: string): number | undefined {
@@ -140,41 +143,26 @@ class Keeper implements CrankSink {
    * not needed, and a seek, which reads after the last restart, has none).
    */
   private restarts: Array<{ input: KeptLines; span: LineSpan }> | undefined = [];
+  /** The init and bootstrap block lines: kept once a selected crank ran in the bootstrap block (held until then, as `restarts`). */
+  private bootstrap: Array<{ input: KeptLines; span: LineSpan }> | undefined = [];
   /** The span of the crank of the highest number ended so far. */
   private highest: { num: number; span: LineSpan; input: KeptLines } | undefined;
-  /** The selected block open now: the line of its begin-block. */
-  private blockFrom: number | undefined;
-  /** The run of `--run` open now: the line of its run-start. */
-  private runFrom: number | undefined;
-  private blockHeight: number | undefined;
+  /** The block heights whose chain lines are kept (`--blocks`, `--run`'s block); undefined: none. */
+  private readonly heights: readonly CrankRange[] | undefined;
 
   constructor(
     spec: SelectionSpec,
     private readonly run: RunSpec | undefined,
   ) {
     this.selection = new CrankSelection(spec, this.vats);
+    const heights = [...(spec.blocks ?? []), ...(run ? [{ from: run.height, to: run.height }] : [])];
+    this.heights = heights.length ? heights : undefined;
   }
 
   /** A new input begins (pass's onOpen). */
   beginInput(): void {
-    this.endInput();
     this.current = new KeptLines();
     this.inputs.push(this.current);
-    this.blockFrom = undefined;
-    this.runFrom = undefined;
-  }
-
-  /** The input ends (or the next begins): a block or run still open is kept to its end. */
-  endInput(): void {
-    this.closeOpen(Number.MAX_SAFE_INTEGER);
-  }
-
-  /** A selected block or run still open is kept up to line `to` (it ends there: a restart, another block, the input's end). */
-  private closeOpen(to: number): void {
-    if (this.blockFrom !== undefined) this.current.keep(this.blockFrom, to);
-    if (this.runFrom !== undefined) this.current.keep(this.runFrom, to);
-    this.blockFrom = undefined;
-    this.runFrom = undefined;
   }
 
   /** Every entry, in slog order, before the model (the pass's observe). */
@@ -184,28 +172,20 @@ class Keeper implements CrankSink {
     else if (entry.type.startsWith('cosmic-swingset-')) this.chain(entry, line);
   }
 
+  /** A chain line: kept when it is of a selected block, or says which block is open without a height. */
   private chain(entry: SlogEntry, line: number): void {
-    const blocks = this.selection.spec.blocks;
-    if (entry.type === BLOCK_BEGIN) {
-      this.closeOpen(line - 1);
-      const height = numberOf(entry, 'blockHeight');
-      this.blockHeight = height;
-      this.blockFrom = height !== undefined && blocks?.length && inRanges(blocks, height) ? line : undefined;
-      if (this.run && height === this.run.height) this.current.keep(line, line);
-    } else if (entry.type === BLOCK_DONE && this.blockFrom !== undefined) {
-      this.current.keep(this.blockFrom, line);
-      this.blockFrom = undefined;
-    } else if (this.run && entry.type === 'cosmic-swingset-run-start') {
-      this.runFrom = this.blockHeight === this.run.height && numberOf(entry, 'runNum') === this.run.num ? line : undefined;
-    } else if (this.run && entry.type === 'cosmic-swingset-run-finish' && this.runFrom !== undefined) {
-      this.current.keep(this.runFrom, line);
-      this.runFrom = undefined;
+    if (this.heights === undefined) return;
+    if (CHAIN_CONTEXT.has(entry.type)) {
+      if (this.bootstrap) this.bootstrap.push({ input: this.current, span: { from: line, to: line } });
+      else this.current.keep(line, line);
+      return;
     }
+    const height = numberOf(entry, 'blockHeight');
+    if (height !== undefined && inRanges(this.heights, height)) this.current.keep(line, line);
   }
 
   entry(entry: SlogEntry, line: number): undefined {
     if (entry.type === 'kernel-init-start') {
-      this.closeOpen(line - 1);
       this.kernelStarts += 1;
       // A restart: the cranks up to the highest run before are marked `again` when they run again.
       if (this.kernelStarts > 1 && this.highest) this.restart(this.highest.input, this.highest.span);
@@ -231,9 +211,13 @@ class Keeper implements CrankSink {
     if (!inRun || !this.selection.matches(crank)) return undefined;
     this.cranks += 1;
     this.current.keep(span.from, span.to);
-    if (crank.again && this.restarts) {
+    if ((crank.again || crank.block?.again === true) && this.restarts) {
       for (const r of this.restarts) r.input.keep(r.span.from, r.span.to);
       this.restarts = undefined;
+    }
+    if (crank.block?.bootstrap === true && this.bootstrap) {
+      for (const r of this.bootstrap) r.input.keep(r.span.from, r.span.to);
+      this.bootstrap = undefined;
     }
     vatsOf(crank, this.involved);
     return undefined;
@@ -270,7 +254,6 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
     ...(config.onBadLine ? { onBadLine: config.onBadLine } : {}),
     ...(range ? { seek: { range, learn: (entry: SlogEntry) => keeper.vats.observe(entry) } } : {}),
   });
-  keeper.endInput();
   const plan = result.seek !== undefined && 'start' in result.seek ? result.seek : undefined;
   let lines = 0;
   const named = (list: readonly Buffer[]): void => {

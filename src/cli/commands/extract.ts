@@ -107,11 +107,11 @@ export function register(program: Command): Command {
     `
 The extract holds every line of the selected cranks, and the lines the crank
 model needs to make the same of them: the create-vat lines of the vats they
-name, each kernel start (and the crank before a restart that makes the cranks
-run again "again"), with --blocks the selected blocks' lines from begin-block
-to commit, with --run the block's begin-block and the run's lines. Rendered
-with the same selection, it prints what the slog prints. On a plain file it
-seeks as the render does (docs/selections.md).
+name; with --blocks or --run the chain lines of those blocks (begin-block,
+run-start...: which block and run a crank ran in); when a selected crank ran
+again after a restart, the kernel starts and the crank before each restart.
+Rendered with the same selection, it prints what the slog prints. On a plain
+file it seeks as the render does (docs/selections.md).
 Examples:
   slogulate extract --cranks 7215-7495 chain.slog -o round1.slog
   slogulate extract --blocks 100-102 chain.slog.gz -o blocks.slog.gz
