@@ -391,3 +391,51 @@ describe('diverge: usage', () => {
     expect((await runInProcess(['diverge', '-', '-'])).status).toBe(2);
   });
 });
+
+describe('diverge: the light read, then the diverged crank read again', () => {
+  /** The result without what depends on how it was read. */
+  const sameResult = async (a: string, b: string): Promise<void> => {
+    const light = await divergeOf({ a: { inputs: [a] }, b: { inputs: [b] } });
+    const whole = await divergeOf({ a: { inputs: [a] }, b: { inputs: [b] }, wholeRead: true });
+    expect(light.result).toEqual(whole.result);
+  };
+
+  it('gives what reading every value gives: diverged by crankhash (chain-A, a-xs-3), none, and without hashes', async () => {
+    const chain = divergedCopy(entriesOf(CHAIN_A), 1400);
+    const changed = writeSlog('chain-A-light.slog', chain.copy);
+    await sameResult(CHAIN_A, changed);
+    const light = await divergeOf({ a: { inputs: [CHAIN_A] }, b: { inputs: [changed] } });
+    // The diverged crank's entries are there, read again: as many as its lines in the slog (a syscall and its result, two).
+    const lines = chain.copy.filter((e) => e.crankNum === chain.crankNum && ['crank-start', 'crank-finish', 'syscall', 'syscall-result', 'deliver', 'deliver-result', 'clist'].includes(e.type));
+    expect(light.result.first?.entriesB.length).toBe(Math.min(400, lines.length));
+    expect(light.result.first?.difference?.path).toBe('ksc[3]');
+    const xs = divergedCopy(entriesOf(slogPath('a-xs-3')), 150);
+    await sameResult(slogPath('a-xs-3'), writeSlog('a-xs-3-light.slog', xs.copy));
+    await sameResult(slogPath('a-local-3'), slogPath('b-local-5'));
+    await sameResult(slogPath('a-local-3'), slogPath('a-local-3'));
+    const strip = (list: readonly Entry[]): Entry[] =>
+      list.map((e) => {
+        const { crankhash: _c, activityhash: _a, ...rest } = e;
+        return rest;
+      });
+    const local = entriesOf(slogPath('a-local-3'));
+    const d = divergedCopy(local, 100);
+    await sameResult(writeSlog('light-nohash-a.slog', strip(local)), writeSlog('light-nohash-b.slog', strip(d.copy)));
+  });
+
+  it('a slog without hashes is read again whole from the start: a bad line before its first crank is reported once', async () => {
+    const local = entriesOf(slogPath('a-local-3')).map((e) => {
+      const { crankhash: _c, activityhash: _a, ...rest } = e;
+      return rest;
+    });
+    const path = join(dir, 'light-nohash-bad.slog');
+    const lines = local.map((e) => JSON.stringify(e));
+    lines.splice(1, 0, '{"type":"syscall", broken');
+    writeFileSync(path, `${lines.join('\n')}\n`);
+    const bad: string[] = [];
+    const { result } = await divergeOf({ a: { inputs: [path], onBadLine: (b) => bad.push(`${b.source}:${b.line}`) }, b: { inputs: [writeSlog('light-nohash-ok.slog', local)] } });
+    expect(result.compared.byHash).toBe(0);
+    expect(result.first).toBeUndefined();
+    expect(bad).toEqual([`${path}:2`]);
+  });
+});

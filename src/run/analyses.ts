@@ -283,8 +283,9 @@ export function analysisPass(
   reads: Reads,
   sink: ExecutionSink,
   observe?: EntryObserver,
+  seek?: PassSeek,
 ): Promise<AnalysisPassResult> {
-  return pass(input, reads, sink, observe ? { observe } : {});
+  return pass(input, reads, sink, { ...(observe ? { observe } : {}), ...(seek ? { seek } : {}) });
 }
 
 /**

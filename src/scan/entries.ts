@@ -146,7 +146,8 @@ export function messageHead(message: unknown): U<CrankMessage> {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return undefined;
   const m = message as CrankMessage;
   if (m.type === 'create-vat') return m;
-  return { type: str(m.type), vatID: str(m.vatID) };
+  // A send goes where its target routes: a vatID beside it is none of SwingSet's, and not read.
+  return { type: str(m.type), vatID: m.type === 'send' ? undefined : str(m.vatID) };
 }
 
 /** A delivery's method when it delivers a message (`['message', target, {methargs}]`, or 2021's `{method, args}`). */

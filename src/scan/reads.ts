@@ -50,9 +50,10 @@ export interface SyscallNameReads {
 /**
  * A consumer's reads: for each crank type, the fields it reads. Besides the
  * entry's own fields:
- * - `messageHead` (crank-start): the message's `type` and `vatID` only (and
- *   the whole message when it creates a vat, which names it), where
- *   `message` asks for the whole message;
+ * - `messageHead` (crank-start): the message's `type` and `vatID` only (a
+ *   send's type alone: it goes where its target routes; the whole message
+ *   when it creates a vat, which names it), where `message` asks for the
+ *   whole message;
  * - `vscWithoutKsc`, `vsrWithoutKsr`, `vdWithoutKd`: the vat-space form only
  *   when the line has no kernel-space one (a transcript replay), so that a
  *   kernel-space consumer still gets a replay's syscall or delivery without

@@ -43,6 +43,21 @@ export const DIVERGE_READS: Reads = {
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj'],
 };
 
+/**
+ * What diverge reads when it compares by crankhash alone (run/diverge.ts):
+ * the places, names, hashes, methods and computrons, none of the values
+ * (message, ksc, ksr, kd, vd, dr) that only the entries compare.
+ */
+export const DIVERGE_LIGHT_READS: Reads = {
+  'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'messageHead'],
+  'crank-finish': ['crankNum', 'crankType', 'messageType', 'crankhash', 'activityhash'],
+  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'name'],
+  'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum'],
+  deliver: ['crankNum', 'vatID', 'deliveryNum', 'kind', 'method'],
+  'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'computrons'],
+  clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj'],
+};
+
 /** One entry of a crank, normalized: its label (`syscall 3 vatstoreSet`, `deliver`) and its compared fields as JSON. */
 export interface NormalEntry {
   label: string;
@@ -165,8 +180,11 @@ function lazyEntries(crank: Crank): () => NormalEntry[] {
   };
 }
 
-/** A crank as diverge keeps it. */
-export function digestOf(crank: Crank, vats: VatNames): CrankDigest {
+/** A light read's digest has no entries (its crank's values were not read): none is made, and the crank is not held. */
+const NO_ENTRIES = (): NormalEntry[] => [];
+
+/** A crank as diverge keeps it; `light`: read without the values its entries compare (DIVERGE_LIGHT_READS), so without entries. */
+export function digestOf(crank: Crank, vats: VatNames, light = false): CrankDigest {
   const deliveries = deliveriesOf(crank);
   const name = crank.vatID === undefined ? undefined : (vats.lookup(crank.vatID) ?? undefined);
   const vat = crank.vatID === undefined ? '' : name === undefined ? crank.vatID : `${crank.vatID} ${name}`;
@@ -182,7 +200,7 @@ export function digestOf(crank: Crank, vats: VatNames): CrankDigest {
     beganBefore: crank.opening !== 'start',
     unfinished: crank.finish === undefined,
     again: crank.again,
-    entries: lazyEntries(crank),
+    entries: light ? NO_ENTRIES : lazyEntries(crank),
     deliveries,
     parts: crank.parts,
   };

@@ -150,6 +150,13 @@ export interface MatcherOptions {
   vatLabel?: (vatID: string | undefined) => string;
   /** Compare the entries of cranks whose crankhashes agree too (EntriesOnly); without it, only where they differ. */
   compareEntries?: boolean;
+  /**
+   * The cranks come without their entries (a light read, run/diverge.ts):
+   * the first divergence by crankhash is found without its entries (they
+   * are read again and put in by `withEntries`), and a pair without hashes,
+   * which only its entries can compare, sets `needsEntries`.
+   */
+  entriesLater?: boolean;
 }
 
 export class DivergeMatcher {
@@ -166,9 +173,13 @@ export class DivergeMatcher {
   private readonly timing: TimingTally;
   private readonly deliveries: DeliveryMatcher;
   private readonly compareEntries: boolean;
+  private readonly entriesLater: boolean;
+  /** With `entriesLater`: a pair came that only its entries can compare (no crankhash on one side): read them. */
+  needsEntries = false;
 
   constructor(options: MatcherOptions = {}) {
     this.compareEntries = options.compareEntries === true;
+    this.entriesLater = options.entriesLater === true && !this.compareEntries;
     this.entriesOnly.looked = this.compareEntries;
     this.timing = new TimingTally(options.largest ?? 10);
     const vatLabel = options.vatLabel ?? ((v: string | undefined): string => v ?? '<no vat>');
@@ -245,9 +256,10 @@ export class DivergeMatcher {
     const comparable = a.complete && b.complete;
     if (!comparable) this.compared.partial += 1;
     const hashDiffers = byHash && a.crankhash !== b.crankhash;
-    // With hashes, the entries are compared where the hash differs (to say where), or when asked for (`entries`).
-    const look = comparable && (!byHash || hashDiffers || this.compareEntries);
-    const difference = look ? firstDifference(a.entries(), b.entries()) : undefined;
+    // With hashes, the entries are compared where the hash first differs (to say where), or when asked for (`entries`).
+    const look = comparable && (!byHash || (hashDiffers && this.first === undefined) || this.compareEntries);
+    if (look && !byHash && this.entriesLater) this.needsEntries = true;
+    const difference = look && !this.entriesLater ? firstDifference(a.entries(), b.entries()) : undefined;
     if (byHash) this.compared.byHash += 1;
     else this.compared.byEntries += 1;
     const differs = byHash ? hashDiffers : difference !== undefined;
@@ -256,7 +268,7 @@ export class DivergeMatcher {
       return;
     }
     if (differs) {
-      this.first = divergence(a, b, byHash ? 'crankhash' : 'entries', difference, !comparable);
+      this.first = divergence(a, b, byHash ? 'crankhash' : 'entries', difference, !comparable, !this.entriesLater);
       return;
     }
     // A computron count that differs is a computron mismatch (delivery-match.ts), said there.
@@ -312,7 +324,19 @@ function sameWork(a: CrankDigest, b: CrankDigest): boolean {
   return a.deliveries.every((d, i) => d.vatID === b.deliveries[i]?.vatID && d.deliveryNum === b.deliveries[i]?.deliveryNum);
 }
 
-function divergence(a: CrankDigest, b: CrankDigest, by: Divergence['by'], difference: EntryDifference | undefined, partial: boolean): Divergence {
+/**
+ * The first divergence found by a light read (MatcherOptions.entriesLater),
+ * given its two cranks read again whole: their first difference and entries.
+ * Precondition: `a` and `b` are the divergence's crank on each side.
+ */
+export function withEntries(first: Divergence, a: CrankDigest, b: CrankDigest): Divergence {
+  const difference = first.partial ? undefined : firstDifference(a.entries(), b.entries());
+  return { ...first, difference, entriesA: shown(a), entriesB: shown(b) };
+}
+
+const shown = (d: CrankDigest): NormalEntry[] => d.entries().slice(0, MAX_SHOWN_ENTRIES);
+
+function divergence(a: CrankDigest, b: CrankDigest, by: Divergence['by'], difference: EntryDifference | undefined, partial: boolean, withItsEntries: boolean): Divergence {
   return {
     crankNum: a.crankNum,
     blockA: a.block,
@@ -324,7 +348,7 @@ function divergence(a: CrankDigest, b: CrankDigest, by: Divergence['by'], differ
     crankhashB: b.crankhash,
     difference,
     partial,
-    entriesA: a.entries().slice(0, MAX_SHOWN_ENTRIES),
-    entriesB: b.entries().slice(0, MAX_SHOWN_ENTRIES),
+    entriesA: withItsEntries ? shown(a) : [],
+    entriesB: withItsEntries ? shown(b) : [],
   };
 }
