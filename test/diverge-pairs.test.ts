@@ -144,6 +144,9 @@ describe('diverge on real pairs: the timer started elsewhere', () => {
       expect(d?.valueA).toBe(JSON.stringify(at(ca[index], path)));
       expect(d?.valueB).toBe(JSON.stringify(at(cb[index], path)));
     }
+    // The run's only other input: what diverges first is the timer's answer, its start (1000 in same-1, 5000 here).
+    expect(d?.valueA).toContain('1000');
+    expect(d?.valueB).toContain('5000');
     expect(result.after.cranks).toBe(later.length);
     expect(result.after.activityCompared).toBe(later.length);
     expect(result.after.activityDiffers).toBe(laterActivity.length);
@@ -154,7 +157,8 @@ describe('diverge on real pairs: the timer started elsewhere', () => {
     const r = await runInProcess(['diverge', SAME_1, DIVERGED]);
     expect(r.status).toBe(1);
     const start = a.find((e) => e.type === 'crank-start' && e.crankNum === first) as Entry;
-    const vat = start.message?.vatID as string;
+    // The crank's vat: its delivery's (a send's message names none).
+    const vat = a.find((e) => e.type === 'deliver' && e.crankNum === first)?.vatID as string;
     const name = a.find((e) => e.type === 'create-vat' && e.vatID === vat && e.name)?.name as string;
     expect(r.stdout.split('\n')[0]).toBe(`diverged at crank ${first} (${vat} ${name}, ${start.messageType}): ${d?.what}`);
     expect(r.stdout).toContain(`\n  first difference: entry ${index}, `);
