@@ -14,6 +14,7 @@
  *                   which the copy's run.js reads: the shared scenario is not
  *                   changed), so that the run diverges mid-run, where the
  *                   bootstrap vat first asks the timer for the time.
+ * Every run with REAP (below) so large that no bringOutYourDead runs.
  * Each slog's vat source bundles (`"endoZipBase64":"..."`, about 1 MB a
  * line) are replaced by `"<elided N bytes>"`, as in fixtures/slogs; nothing
  * else of a line is changed.
@@ -34,6 +35,13 @@ const ROUNDS = process.argv[2] ?? '3';
 const PACKAGES = ['@agoric/swingset-vat@0.33.0', '@agoric/swing-store', '@endo/far', '@agoric/vat-data', '@endo/init', '@endo/patterns'];
 /** The diverged run's timer start (the same runs start at run.js's 1000). */
 const DIVERGED_TIMER_START = '5000';
+/**
+ * Every run's reap interval: more deliveries than a run makes, so that no
+ * vat's bringOutYourDead runs. A local worker's garbage collection is Node's
+ * own, not deterministic: with run.js's 3, one run dropped an import where
+ * another did not, and the pair diverged there before the timer's input.
+ */
+const REAP = '100000';
 /** A line longer than this after shortening is a bundle field this script does not know. */
 const MAX_LINE = 64 * 1024;
 
@@ -65,7 +73,7 @@ try {
   mkdirSync(OUT, { recursive: true });
   for (const r of runs) {
     const raw = join(dir, `${r.name}.raw.slog`);
-    run('node', [runJs, raw, ROUNDS], dir, r.env);
+    run('node', [runJs, raw, ROUNDS], dir, { REAP, ...r.env });
     const lines = readFileSync(raw, 'utf8').split('\n');
     const short = lines.map((line, i) => {
       const s = line.replace(/"endoZipBase64":"([^"]*)"/g, (_m, b64) => `"endoZipBase64":"<elided ${b64.length} bytes>"`);
