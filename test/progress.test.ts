@@ -119,7 +119,8 @@ describe('on a terminal, for real', () => {
 
   it('draws a bar for a file over 50 MB, and erases it', () => {
     const seen = stderrOnTerminal(big());
-    expect(seen).toMatch(/\[[#-]+\] +\d+%  [\d.]+\/[\d.]+ MB  [\d.]+ MB\/s  [\d:?]+ left/);
+    // A read done within its first second shows no rate yet (`--.- MB/s  ?:?? left`): how fast it is, is this machine's; the rate's own test is above, on a clock of its own.
+    expect(seen).toMatch(/\[[#-]+\] +\d+%  [\d.]+\/[\d.]+ MB  (?:[\d.]+|--\.-) MB\/s  (?:[\d:]+|\?:\?\?) left/);
     expect(seen.endsWith('\r\x1b[K')).toBe(true);
   }, 60_000);
 
