@@ -76,17 +76,20 @@ class SideFeed {
     private readonly light: boolean,
   ) {
     this.vats = new VatNames(vatNames);
+    // A light read stops where only entries can compare a pair (needsEntries): the slogs are read again whole.
+    // Its digests read no syscall of a crank (only the sums of its time split): the model holds none.
+    this.sink = {
+      entry: () => (matcher.needsEntries ? 'stop' : undefined),
+      crank: (crank) => {
+        matcher.push(side, digestOf(crank, this.vats, light));
+        return matcher.needsEntries ? 'stop' : undefined;
+      },
+      abandoned: () => matcher.abandoned(side),
+      syscallsUnread: light,
+    };
   }
 
-  // A light read stops where only entries can compare a pair (needsEntries): the slogs are read again whole.
-  readonly sink: ExecutionSink = {
-    entry: () => (this.matcher.needsEntries ? 'stop' : undefined),
-    crank: (crank) => {
-      this.matcher.push(this.side, digestOf(crank, this.vats, this.light));
-      return this.matcher.needsEntries ? 'stop' : undefined;
-    },
-    abandoned: () => this.matcher.abandoned(this.side),
-  };
+  readonly sink: ExecutionSink;
 
   readonly observe = (entry: SlogEntry): void => this.vats.observe(entry);
 
