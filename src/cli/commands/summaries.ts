@@ -14,6 +14,8 @@ export const SUMMARIES = {
   annotate: 'write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)',
   flow: 'the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved',
   kref: 'the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it',
+  why: "why a crank ran: the chain of sends, resolves and reaps back to its run's trigger; --forward: the cranks it caused, as a tree",
+  sequence: 'write a sequence diagram (Mermaid) of some cranks, blocks, a run or what a crank caused: vats, messages, notifications',
   trace: 'write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices',
   blocks: 'one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions',
   runs: 'one line per chain run: block, run number, phase, trigger (bridge message, mailbox, timer), cranks, deliveries, computrons, beans, seconds',
