@@ -94,7 +94,7 @@ export function register(program: Command): Command {
       `
 Examples:
   slogulate sequence --run 73/2 chain.slog > run.mmd
-  slogulate sequence --why 841 -a names.json chain.slog`,
+  slogulate sequence --why 841 --annotations names.json chain.slog`,
     )
     .action(async (files: string[], _opts: SequenceOptions, command: Command) => {
       process.exitCode = await sequenceCommand(files, command.optsWithGlobals<SequenceOptions>());

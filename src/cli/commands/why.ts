@@ -98,7 +98,7 @@ export function register(program: Command): Command {
 Examples:
   slogulate why 853 chain.slog                  853's causes back to its run's trigger
   slogulate why --forward 841 chain.slog        what 841 caused, and per vat
-  slogulate why --run 73/2 -a names.json chain.slog`,
+  slogulate why --run 73/2 --annotations names.json chain.slog`,
     )
     .action(async (crank: string | undefined, files: string[], _opts: WhyOptions, command: Command) => {
       // The root command has some of these options too (--annotations, --out): read both.
