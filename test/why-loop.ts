@@ -214,7 +214,7 @@ export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean
         if (e.type !== 'syscall' || e.replay === true || !Array.isArray(e.ksc)) continue;
         const sn: number = typeof e.syscallNum === 'number' ? e.syscallNum : n;
         n += 1;
-        const [name] = e.ksc as string[];
+        const name = String(e.ksc[0]);
         const a = (k: string): Act => ({ crank: num, num: sn, kind: k });
         if (name === 'send') {
           const msg = e.ksc[2] as J;
