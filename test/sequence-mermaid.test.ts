@@ -1,6 +1,7 @@
 /**
  * `slogulate sequence`'s Mermaid text, parsed by Mermaid 11 itself in the
- * project's headless Chromium (test/browser.ts): the text of a chain-A run
+ * project's headless Chromium (test/browser.ts), and its SVG opened there:
+ * the text of a chain-A run
  * and of hand-made steps whose method names, arguments and vat names are
  * made to break the grammar; one message per delivery of the selection
  * (counted by the plain loop, test/why-loop.ts), each label read back as
@@ -12,6 +13,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diagramOf } from '../src/analyses/sequence/arrows.js';
 import { escapeLabel, mermaidText } from '../src/analyses/sequence/mermaid.js';
+import { svgText } from '../src/analyses/sequence/svg.js';
 import type { Step } from '../src/analyses/why/step.js';
 import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT } from './helpers.js';
@@ -121,5 +123,49 @@ describe('sequence diagrams in Mermaid', () => {
     const r = await runInProcess(['sequence', '--run', '73/2', '--max-arrows', '3', CHAIN_A]);
     expect(r.status).toBe(1);
     expect(r.stderr).toMatch(/more than 3 arrows is too long to read; narrow the selection/);
+  });
+});
+
+describe('sequence diagrams as SVG', () => {
+  it('chain-A block 73 run 2: the SVG opens in Chromium without errors, one arrow per delivery, each label as written', async () => {
+    const r = await runInProcess(['sequence', '--run', '73/2', '--format', 'svg', CHAIN_A]);
+    expect(r.status).toBe(0);
+    const deliveries = loopCauses(CHAIN_A).causes.filter((c) => c.run === '73/2');
+    const svgPage = await browser.context.newPage();
+    const errors: string[] = [];
+    const requests: string[] = [];
+    svgPage.on('pageerror', (e) => errors.push(e.message));
+    svgPage.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    svgPage.on('request', (q) => requests.push(q.url()));
+    await svgPage.route('**/*', (route) => route.abort());
+    await svgPage.setContent(r.stdout);
+    const drawn = await svgPage.evaluate(() => ({
+      arrows: [...document.querySelectorAll('g.arrow')].map((g) => ({ title: g.querySelector('title')?.textContent ?? '', kind: g.getAttribute('class') })),
+      participants: [...document.querySelectorAll('g.participant title')].map((t) => t.textContent),
+      width: (document.querySelector('svg') as SVGSVGElement).getBBox().width,
+    }));
+    expect(errors).toEqual([]);
+    expect(requests.filter((u) => !u.startsWith('about:') && !u.startsWith('data:'))).toEqual([]);
+    expect(drawn.arrows.length).toBe(deliveries.length);
+    expect(drawn.arrows.map((a) => Number(a.title.split(':')[0]))).toEqual(deliveries.map((c) => c.crank));
+    expect(drawn.arrows.filter((a) => a.kind === 'arrow notify').length).toBe(deliveries.filter((c) => c.delivery === 'notify').length);
+    expect(drawn.participants[0]).toMatch(/^trigger: mailbox /);
+    expect(drawn.width).toBeGreaterThan(0);
+    await svgPage.close();
+  }, 120_000);
+
+  it('hand-made labels and names made to break XML come back as written', async () => {
+    const awkward = ['deliver: @ko1 <- a</text><script>x()</script>(&amp;): @kp2', 'deliver: @ko1 <- "\'\u0001(): @kp3'];
+    const steps = awkward.map((line, i) => step(20 + i, 'v1', 'v1 <b>&"', line, i ? 'v1' : undefined));
+    const text = svgText(diagramOf(steps));
+    const svgPage = await browser.context.newPage();
+    const errors: string[] = [];
+    svgPage.on('pageerror', (e) => errors.push(e.message));
+    await svgPage.setContent(text);
+    const titles = await svgPage.evaluate(() => [...document.querySelectorAll('g.arrow title')].map((t) => t.textContent));
+    expect(errors).toEqual([]);
+    expect(titles).toEqual(diagramOf(steps).arrows.map((a) => a.label.replace('\u0001', '\ufffd')));
+    expect(await svgPage.evaluate(() => document.querySelectorAll('script').length)).toBe(0);
+    await svgPage.close();
   });
 });

@@ -33,9 +33,10 @@ const SLOGS = [
 const CHAIN_A = join(REAL, 'chain-A.slog');
 
 /** Every delivery crank's cause, as the program finds it. */
-async function programCauses(file: string): Promise<{ causes: DeliveryCause[]; inFlight: number; midway: boolean }> {
+async function programCauses(file: string, path?: 'plain'): Promise<{ causes: DeliveryCause[]; inFlight: number; midway: boolean }> {
   const { value, finder } = await causesOf({
     inputs: [file],
+    ...(path ? { path } : {}),
     start: () => {
       const causes: DeliveryCause[] = [];
       return { value: causes, crank: (_crank, cause) => void (cause && causes.push(cause)) };
@@ -69,6 +70,8 @@ describe('the cause of every delivery crank', () => {
       }
       // Memory: what is in flight at the end, not the slog.
       expect(program.inFlight).toBeLessThan(40);
+      // The byte reader gives what JSON.parse gives.
+      expect((await programCauses(file, 'plain')).causes).toEqual(program.causes);
     });
   }
 });

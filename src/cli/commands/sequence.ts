@@ -1,13 +1,15 @@
 /**
  * `slogulate sequence [files...]`: a sequence diagram of a selection
  * (`--cranks`, `--blocks`, `--run H/N`, `--why CRANK`: what the crank
- * caused), as Mermaid text (src/analyses/sequence/, docs/why.md).
+ * caused), as Mermaid text or an SVG picture (src/analyses/sequence/,
+ * docs/why.md).
  */
 import type { Command } from 'commander';
 import { Option } from 'commander';
 import { inRanges } from '../../analyses/common/selection.js';
 import { diagramOf } from '../../analyses/sequence/arrows.js';
 import { mermaidText } from '../../analyses/sequence/mermaid.js';
+import { svgText } from '../../analyses/sequence/svg.js';
 import type { TreeRoot } from '../../analyses/why/forward.js';
 import { defaultRenderOptions } from '../../render/options.js';
 import { commandSettings } from '../../run/pass-settings.js';
@@ -54,7 +56,6 @@ function rootFrom(opts: SequenceOptions): TreeRoot {
 
 export async function sequenceCommand(files: string[], opts: SequenceOptions): Promise<number> {
   const format = opts.format ?? 'mermaid';
-  if (format !== 'mermaid') throw new CliError(`--format ${format}: only mermaid is written so far`, EXIT_USAGE);
   const root = rootFrom(opts);
   const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
   const annotations = annotationsFrom(opts);
@@ -70,7 +71,8 @@ export async function sequenceCommand(files: string[], opts: SequenceOptions): P
     );
   }
   const steps = [...trees.walk()].map((at) => at.node.step).sort((a, b) => a.crankNum - b.crankNum);
-  out.write(mermaidText(diagramOf(steps)));
+  const diagram = diagramOf(steps);
+  out.write(format === 'svg' ? svgText(diagram) : mermaidText(diagram));
   await out.close();
   return EXIT_OK;
 }
@@ -84,7 +86,7 @@ export function register(program: Command): Command {
     .addOption(blocksOption("the delivery cranks of these blocks' runs (heights): 85,100-120"))
     .option('--run <height/run>', "one chain run's delivery cranks (73/2: block 73, run 2)")
     .option('--why <crank>', 'the cranks this crank caused (as `why --forward` shows them)', parseNonNegativeInt)
-    .addOption(new Option('--format <format>', 'mermaid (text that GitHub renders)').choices(['mermaid']).default('mermaid'))
+    .addOption(new Option('--format <format>', 'mermaid (text that GitHub renders), or svg (a picture drawn here)').choices(['mermaid', 'svg']).default('mermaid'))
     .option('--max-arrows <n>', `draw at most n arrows (default ${MAX_ARROWS}): past it, say so and exit 1`, parseNonNegativeInt);
   for (const opt of [...annotationOptions(), ...outputOptions()]) cmd.addOption(opt);
   return cmd
@@ -94,7 +96,8 @@ export function register(program: Command): Command {
       `
 Examples:
   slogulate sequence --run 73/2 chain.slog > run.mmd
-  slogulate sequence --why 841 --annotations names.json chain.slog`,
+  slogulate sequence --why 841 --annotations names.json chain.slog
+  slogulate sequence --run 73/2 --format svg -o run.svg chain.slog`,
     )
     .action(async (files: string[], _opts: SequenceOptions, command: Command) => {
       process.exitCode = await sequenceCommand(files, command.optsWithGlobals<SequenceOptions>());
