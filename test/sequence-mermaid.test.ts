@@ -140,8 +140,8 @@ describe('sequence diagrams as SVG', () => {
     await svgPage.route('**/*', (route) => route.abort());
     await svgPage.setContent(r.stdout);
     const drawn = await svgPage.evaluate(() => ({
-      arrows: [...document.querySelectorAll('g.arrow')].map((g) => ({ title: g.querySelector('title')?.textContent ?? '', kind: g.getAttribute('class') })),
-      participants: [...document.querySelectorAll('g.participant title')].map((t) => t.textContent),
+      arrows: Array.from(document.querySelectorAll('g.arrow')).map((g) => ({ title: g.querySelector('title')?.textContent ?? '', kind: g.getAttribute('class') })),
+      participants: Array.from(document.querySelectorAll('g.participant title')).map((t) => t.textContent),
       width: (document.querySelector('svg') as SVGSVGElement).getBBox().width,
     }));
     expect(errors).toEqual([]);
@@ -162,7 +162,7 @@ describe('sequence diagrams as SVG', () => {
     const errors: string[] = [];
     svgPage.on('pageerror', (e) => errors.push(e.message));
     await svgPage.setContent(text);
-    const titles = await svgPage.evaluate(() => [...document.querySelectorAll('g.arrow title')].map((t) => t.textContent));
+    const titles = await svgPage.evaluate(() => Array.from(document.querySelectorAll('g.arrow title')).map((t) => t.textContent));
     expect(errors).toEqual([]);
     expect(titles).toEqual(diagramOf(steps).arrows.map((a) => a.label.replace('\u0001', '\ufffd')));
     expect(await svgPage.evaluate(() => document.querySelectorAll('script').length)).toBe(0);
