@@ -150,7 +150,8 @@ export class CauseFinder {
     if (kind === 'message') {
       const msg = (kd[2] ?? {}) as { result?: unknown };
       const result = typeof msg.result === 'string' ? msg.result : undefined;
-      return this.inFlight.message(text(kd[1]), sentMethod(messageMethargs(kd[2])), result, live);
+      // Only a message without a result promise is matched by its method: the others are not decoded.
+      return this.inFlight.message(text(kd[1]), result === undefined ? sentMethod(messageMethargs(kd[2])) : '', result, live);
     }
     if (kind === 'notify') {
       const first = Array.isArray(kd[1]) ? (kd[1] as unknown[])[0] : undefined;
@@ -189,7 +190,7 @@ export class CauseFinder {
     switch (call.name) {
       case 'send': {
         const result = typeof call.result === 'string' ? call.result : undefined;
-        this.inFlight.send(text(call.target), sentMethod(call.methargs), result, cause('send'));
+        this.inFlight.send(text(call.target), result === undefined ? sentMethod(call.methargs) : '', result, cause('send'));
         return;
       }
       case 'resolve': {
