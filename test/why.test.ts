@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { Ancestry, type CauseChain } from '../src/analyses/why/ancestry.js';
 import type { DeliveryCause } from '../src/analyses/why/cause.js';
 import { summaryOf } from '../src/analyses/why/forward.js';
-import { runPlace, stepOf } from '../src/analyses/why/step.js';
+import { stepOf } from '../src/analyses/why/step.js';
 import { chainLines, summaryLines } from '../src/analyses/why/why-text.js';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import { RenderContext } from '../src/render/context.js';
@@ -128,8 +128,10 @@ describe('chains of causes', () => {
       return n;
     };
     const target = loop.causes.find((c) => c.run !== undefined && c.delivery === 'message' && depth(c.crank) >= 2) as (typeof loop.causes)[number];
-    const { chain, seen } = await whyChainOf({ inputs: [CHAIN_A], crank: target.crank, options: defaultRenderOptions(), annotations: emptyAnnotations() });
+    const { chain, seen, kept } = await whyChainOf({ inputs: [CHAIN_A], crank: target.crank, options: defaultRenderOptions(), annotations: emptyAnnotations() });
     expect(seen).toBe('delivery');
+    // What is kept is the ancestry of what is in flight, not the slog's cranks.
+    expect(kept).toBeLessThan(100);
     const lines = chainLines(chain as CauseChain);
     expect(lines.length).toBe(depth(target.crank) + 2);
     expect(lines[0]).toMatch(new RegExp(`^crank ${target.crank} ${target.vat} .*deliver: @ko\\d+ <- `));
@@ -198,7 +200,22 @@ describe('slogulate why on the command line', () => {
     expect(routing.stderr).toMatch(/crank 10 delivered nothing to a vat/);
     const usage = await runInProcess(['why', 'chain.slog']);
     expect(usage.status).toBe(2);
-    void runPlace;
+    // --blocks: a tree per run of the block, each headed by its run and trigger.
+    const block = await runInProcess(['why', '--blocks', '73', CHAIN_A]);
+    expect(block.status).toBe(0);
+    const runs = new Set(loop.causes.filter((c) => c.run?.startsWith('73/')).map((c) => c.run));
+    expect(block.stdout.split('\n').filter((l) => l.startsWith('// block 73 run ')).length).toBe(runs.size);
+    expect(block.stdout).toContain(`\n${loop.causes.filter((c) => c.run?.startsWith('73/')).length} cranks in `);
+  });
+
+  it('names refs and vats from the annotation file', async () => {
+    const file = join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog');
+    const named = await runInProcess(['why', '37', '--annotations', join(ROOT, 'fixtures', 'annotations', 'a-local-3.annot.json'), file]);
+    expect(named.status).toBe(0);
+    expect(named.stdout.split('\n')[0]).toMatch(/^crank 37 v6 alice .*deliver: <registry> <- register\("bob", <bobAccount>\): @kp45 \[send in crank 35 \(v1\), syscall 0, /);
+    const sequence = await runInProcess(['sequence', '--why', '15', '--annotations', join(ROOT, 'fixtures', 'annotations', 'a-local-3.annot.json'), file]);
+    expect(sequence.status).toBe(0);
+    expect(sequence.stdout).toContain('register(#34;bob#34;, #60;bobAccount#62;)#58; @kp45');
   });
 });
 
