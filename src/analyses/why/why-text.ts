@@ -64,10 +64,18 @@ function endLine(end: ChainEnd): string {
   }
 }
 
-/** The chain, the crank asked about first; times from the first step's start. */
-export function chainLines(chain: CauseChain): string[] {
-  const zero = chain.steps[chain.steps.length - 1]?.time;
-  return [...chain.steps.map((step) => stepLine(step, zero)), endLine(chain.end)];
+/**
+ * The chain, the crank asked about first; times from the first step's
+ * start. `steps`: print at most this many, then how many more lead back to
+ * the first (a benchmark's rounds can chain thousands of cranks).
+ */
+export function chainLines(chain: CauseChain, steps = Infinity): string[] {
+  const all = chain.steps;
+  const zero = all[all.length - 1]?.time;
+  const shown = all.slice(0, Math.max(1, steps)).map((step) => stepLine(step, zero));
+  const left = all.length - shown.length;
+  if (left > 0) shown.push(`... ${left} more step${left === 1 ? '' : 's'} back to crank ${all[all.length - 1]?.crankNum}`);
+  return [...shown, endLine(chain.end)];
 }
 
 /** `138 cranks in 8 vats; 31.214ms`, then a line per vat: `v46 vaultFactory 18 cranks: 3 messages, 15 notifications`. */

@@ -4,7 +4,7 @@
  * summary; `--run H/N`, `--blocks LIST`: the trees of those runs' cranks
  * (src/analyses/why/, docs/why.md).
  */
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { inRanges } from '../../analyses/common/selection.js';
 import type { TreeRoot } from '../../analyses/why/forward.js';
 import { summaryOf } from '../../analyses/why/forward.js';
@@ -25,8 +25,16 @@ interface WhyOptions {
   annotations?: string;
   annot?: string;
   bigwidth?: number;
+  steps?: number;
   out?: string;
   force?: boolean;
+}
+
+/** `--steps N`: a whole number from 1. */
+function parsePositiveSteps(text: string): number {
+  const n = parseNonNegativeInt(text);
+  if (n < 1) throw new InvalidArgumentError('at least 1');
+  return n;
 }
 
 /** `--run 73/2`: block 73's run 2, as the runs' keys say it (analyses/why/step.ts). */
@@ -60,7 +68,7 @@ export async function whyCommand(crankArg: string | undefined, fileArgs: string[
     const { chain, seen, pass } = await passOrFail(whyChainOf({ ...input, crank }));
     if (seen === 'absent') throw new CliError(`crank ${crank} is not in ${pass.name}`, EXIT_FAILURE);
     if (!chain) throw new CliError(`crank ${crank} delivered nothing to a vat (a routing crank, or unfinished): why follows deliveries`, EXIT_FAILURE);
-    lines = chainLines(chain);
+    lines = chainLines(chain, opts.steps);
   } else {
     const runKey = opts.run === undefined ? undefined : runKeyFrom(opts.run);
     const blocks = opts.blocks === undefined ? undefined : rangesFrom('--blocks', opts.blocks, 'block');
@@ -87,6 +95,7 @@ export function register(program: Command): Command {
     .argument('[crank]', 'the crank (a delivery crank); none with --run or --blocks')
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .option('--forward', 'the cranks the crank caused, directly or not, as a tree, and a summary per vat')
+    .option('--steps <n>', 'print at most n steps of the chain back (default: all)', parsePositiveSteps)
     .option('--run <height/run>', "the trees of one chain run's cranks (73/2: block 73, run 2, as `slogulate runs` lists them)")
     .addOption(blocksOption("the trees of these blocks' runs' cranks (heights): 85,100-120"));
   for (const opt of [...annotationOptions(), ...outputOptions()]) cmd.addOption(opt);
