@@ -91,6 +91,24 @@ describe('sequence diagrams in Mermaid', () => {
     expect(problems).toEqual([]);
   }, 120_000);
 
+  it('--cranks and --why on a-local-3: one message per delivery crank chosen, what no vat sent from outside', async () => {
+    const file = join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog');
+    const loop = loopCauses(file).causes;
+    const ranged = await runInProcess(['sequence', '--cranks', '20-60', file]);
+    expect(ranged.status).toBe(0);
+    const inRange = loop.filter((c) => c.crank >= 20 && c.crank <= 60);
+    const parsedRange = await parsed(ranged.stdout);
+    expect(parsedRange.error).toBeUndefined();
+    expect(parsedRange.messages.map((m) => [m.from, m.to])).toEqual(inRange.map((c) => [c.causeCrank >= 0 ? `p_${loop.find((d) => d.crank === c.causeCrank)?.vat}` : 'p_outside', `p_${c.vat}`]));
+    const why = await runInProcess(['sequence', '--why', '15', file]);
+    const parsedWhy = await parsed(why.stdout);
+    expect(parsedWhy.error).toBeUndefined();
+    const reach = new Set([15]);
+    for (const c of loop) if (reach.has(c.causeCrank)) reach.add(c.crank);
+    expect(parsedWhy.messages.length).toBe(reach.size);
+    expect(parsedWhy.messages[0]?.from).toBe('p_outside');
+  }, 120_000);
+
   it('labels that would break the grammar parse, and read back as written', async () => {
     const awkward = [
       'deliver: @ko1 <- a;b(1): @kp2',
