@@ -111,7 +111,7 @@ export async function forwardTreesOf(
         value: trees,
         crank: (crank, cause) => {
           const run = runPlace(crank);
-          trees.passed(run?.key);
+          trees.passed(crank.crankNum, run?.key);
           if (trees.finished) return 'stop';
           if (cause && trees.belongs(crank.crankNum, cause.cause.crank, run?.key, crank.block?.height)) trees.add(stepOf(ctx, crank, cause));
           return trees.finished ? 'stop' : undefined;

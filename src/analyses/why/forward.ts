@@ -16,8 +16,17 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
-/** Which cranks the trees hold: those a crank caused, or those `select` takes (of some runs, blocks or cranks). */
-export type TreeRoot = { crank: number } | { select: (crankNum: number, runKey: string | undefined, height: number | undefined) => boolean };
+/**
+ * Which cranks the trees hold: those a crank caused, or those `select`
+ * takes (of some runs, blocks or cranks); `over`, when it says so of a
+ * crank, ends the read: no later crank can be selected.
+ */
+export type TreeRoot =
+  | { crank: number }
+  | {
+      select: (crankNum: number, runKey: string | undefined, height: number | undefined) => boolean;
+      over?: (crankNum: number, runKey: string | undefined) => boolean;
+    };
 
 export class ForwardTrees {
   private readonly nodes = new Map<number, TreeNode>();
@@ -55,9 +64,13 @@ export class ForwardTrees {
     return this.root.select(crankNum, run, height);
   }
 
-  /** Any crank read (routing ones too): a crank tree on a chain is over when its root's run is. */
-  passed(run: string | undefined): void {
-    if ('crank' in this.root && this.nodes.size && this.rootRun !== undefined && run !== this.rootRun) this.done = true;
+  /** Any crank read (routing ones too): a crank tree on a chain is over when its root's run is; a selection, when it says so. */
+  passed(crankNum: number, run: string | undefined): void {
+    if ('crank' in this.root) {
+      if (this.nodes.size && this.rootRun !== undefined && run !== this.rootRun) this.done = true;
+    } else if (this.root.over?.(crankNum, run)) {
+      this.done = true;
+    }
   }
 
   add(step: Step): void {

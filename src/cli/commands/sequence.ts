@@ -19,7 +19,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
-import { runKeyFrom } from './why.js';
+import { runKeyFrom, runRoot } from './why.js';
 
 interface SequenceOptions {
   cranks?: string;
@@ -42,16 +42,14 @@ function rootFrom(opts: SequenceOptions): TreeRoot {
   const given = [opts.cranks, opts.blocks, opts.run, opts.why].filter((x) => x !== undefined).length;
   if (given !== 1) throw new CliError('give one selection: --cranks LIST, --blocks LIST, --run HEIGHT/RUN or --why CRANK', EXIT_USAGE);
   if (opts.why !== undefined) return { crank: opts.why };
-  if (opts.run !== undefined) {
-    const key = runKeyFrom(opts.run);
-    return { select: (_n, run) => run === key };
-  }
+  if (opts.run !== undefined) return runRoot(runKeyFrom(opts.run));
   if (opts.blocks !== undefined) {
     const blocks = rangesFrom('--blocks', opts.blocks, 'block');
     return { select: (_n, _run, height) => height !== undefined && inRanges(blocks, height) };
   }
   const cranks = rangesFrom('--cranks', opts.cranks as string, 'crank');
-  return { select: (n) => inRanges(cranks, n) };
+  const last = Math.max(...cranks.map((r) => r.to));
+  return { select: (n) => inRanges(cranks, n), over: (n) => n > last };
 }
 
 export async function sequenceCommand(files: string[], opts: SequenceOptions): Promise<number> {

@@ -44,6 +44,18 @@ export function runKeyFrom(text: string): string {
   return `block ${Number(m[1])} run ${Number(m[2])}`;
 }
 
+/** The delivery cranks of one run; the read ends at the first crank of a later run. */
+export function runRoot(key: string): TreeRoot {
+  let seen = false;
+  return {
+    select: (_n, run) => run === key,
+    over: (_n, run) => {
+      if (run === key) seen = true;
+      return seen && run !== key;
+    },
+  };
+}
+
 /** The crank argument, or (with --run or --blocks) the first file. */
 function crankAndFiles(crank: string | undefined, files: string[], opts: WhyOptions): { crank: number | undefined; files: string[] } {
   const chosen = opts.run !== undefined || opts.blocks !== undefined;
@@ -75,7 +87,9 @@ export async function whyCommand(crankArg: string | undefined, fileArgs: string[
     const root: TreeRoot =
       crank !== undefined
         ? { crank }
-        : { select: (_n, key, height) => (runKey !== undefined ? key === runKey : height !== undefined && blocks !== undefined && inRanges(blocks, height)) };
+        : runKey !== undefined
+          ? runRoot(runKey)
+          : { select: (_n, _key, height) => height !== undefined && blocks !== undefined && inRanges(blocks, height) };
     const { trees, pass } = await passOrFail(forwardTreesOf({ ...input, root }));
     if (!trees.size) {
       const what = crank !== undefined ? `crank ${crank} is not a delivery crank of` : `no delivery crank of ${opts.run !== undefined ? `run ${opts.run}` : `blocks ${opts.blocks}`} is in`;
