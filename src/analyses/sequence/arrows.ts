@@ -52,7 +52,7 @@ function styleOf(step: Step): ArrowStyle {
   return step.delivery === 'message' ? 'message' : step.delivery === 'notify' ? 'notify' : 'kernel';
 }
 
-/** The diagram of these steps (in slog order); `outsideLabel`: what the outside participant is called. */
+/** The diagram of these steps (in slog order). */
 export function diagramOf(steps: readonly Step[]): Diagram {
   const participants: Participant[] = [];
   const seen = new Set<string>();

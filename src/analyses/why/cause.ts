@@ -16,8 +16,9 @@
  *   its own reference after the crank before (`syscallNum` -1);
  * - `reap`: a bringOutYourDead, which the kernel schedules after a vat's
  *   deliveries: the vat's delivery before it;
- * - `create`: a startVat, after the crank that created the vat (a dynamic
- *   vat), else the kernel's start (`outside`);
+ * - `create`: a startVat, stopVat or changeVatOptions that a vat-admin
+ *   device call (an `invoke` of `createByBundleID`, `upgradeVat`...) asked
+ *   for; a vat started with the kernel: `outside`;
  * - `outside`: no vat's syscall in the slog queued it: the run's trigger on
  *   a chain (a bridge message, the mailbox, the timer, a bundle install:
  *   `trigger` says which), or, without runs, the kernel or a device
@@ -35,7 +36,7 @@ export interface Cause {
   crank: number;
   /** That crank's vat. */
   vat: string | undefined;
-  /** The syscall's number in its crank, from 0 (-1: not a syscall: `reap`, `create`, a kernel's `gc`). */
+  /** The syscall's number in its crank, from 0 (-1: not a syscall: `reap`, a kernel's `gc`, no crank). */
   syscallNum: number;
   /** When it was queued: the syscall's time, else the crank's end (undefined: not known). */
   time: number | undefined;
@@ -60,7 +61,3 @@ export interface DeliveryCause {
   result?: string;
 }
 
-/** Does the cause name a crank of the slog? */
-export function hasCrank(cause: Cause): boolean {
-  return cause.crank >= 0;
-}
