@@ -189,6 +189,7 @@ const ORDER: Record<string, string> = {
   snapshots: 'time, kind',
   stalls: 'startTime',
   vats: 'vatID',
+  messages: 'deliverCrank',
 };
 const asSqlite = (rows: Row[]): Row[] =>
   rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v])));

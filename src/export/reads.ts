@@ -5,9 +5,11 @@
  * that has only those, for their targets, methods and result promises
  * (fields.ts).
  */
-import type { Reads } from '../scan/reads.js';
+import { CAUSE_READS } from '../analyses/why/cause-finder.js';
+import { mergeReads, type Reads } from '../scan/reads.js';
 
-export const EXPORT_READS: Reads = {
+/** The tables' own reads, and the `messages` table's causes (analyses/why/cause-finder.ts). */
+export const EXPORT_READS: Reads = mergeReads(CAUSE_READS, {
   'crank-start': ['messageType', 'messageHead', 'crankType', 'time'],
   'crank-finish': ['time'],
   syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vscWithoutKsc', 'time'],
@@ -15,4 +17,4 @@ export const EXPORT_READS: Reads = {
   deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vdWithoutKd', 'time'],
   'deliver-result': ['deliveryNum', 'status', 'computrons', 'time'],
   clist: [],
-};
+});

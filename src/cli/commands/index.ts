@@ -63,6 +63,18 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./kref.js'),
   },
   {
+    name: 'why',
+    usage: '[options] [crank] [files...]',
+    summary: SUMMARIES.why,
+    load: () => import('./why.js'),
+  },
+  {
+    name: 'sequence',
+    usage: '[options] [files...]',
+    summary: SUMMARIES.sequence,
+    load: () => import('./sequence.js'),
+  },
+  {
     name: 'trace',
     usage: '[options] [files...]',
     summary: SUMMARIES.trace,
