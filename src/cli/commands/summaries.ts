@@ -13,6 +13,7 @@ export const SUMMARIES = {
   diverge: 'where two slogs of one chain (two validators) or one benchmark diverged: first differing crank and field, computrons, which node was slower',
   annotate: 'write an annotation file that names every kref by how it was made (send-3/rp, send-3/r, vat.root, ...)',
   flow: 'the message flow per vat: each delivery and notification, who sent it, who resolved it, what it sent and resolved',
+  growth: 'what grows: c-list entries by vat and kind, kernel objects and promises, unresolved promises, heaps, per round, block or N cranks',
   kref: 'the life of one kref: how it was made, who resolved, exported, dropped it, and every crank line naming it',
   trace: 'write a Chrome Trace Event file (Perfetto, chrome://tracing): a track per vat, a slice per crank, nested syscall slices',
   blocks: 'one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions',
