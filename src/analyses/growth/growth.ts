@@ -177,7 +177,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
 
   private blockOpen(block: ChainBlock): void {
     this.statsAtBlockOpen = this.kernelStats.last;
-    this.blockLog.begin(`block ${Number.isNaN(block.ref.height) ? '?' : block.ref.height}`, this.figures());
+    this.blockLog.begin('', this.figures());
   }
 
   private blockEnd(block: ChainBlock): void {
@@ -187,7 +187,8 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
       this.blockLog.discard();
       return;
     }
-    this.blockLog.end(this.figures(), { finished: block.finished });
+    // Named at its end: a bootstrap block whose cosmic-swingset-init the slog lacks learns its height from its first run.
+    this.blockLog.end(this.figures(), { finished: block.finished, label: () => blockLabel(block) });
   }
 
   /** Rounds: a crank of another round (or of none) ends the open one; a crank of a round not open begins it. */
@@ -204,6 +205,11 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
     const text = consoleText(entry);
     if (text !== undefined) this.rounds.noteText(text, where);
   }
+}
+
+/** `block 85` (`block ?` when the slog never says its height). */
+function blockLabel(block: ChainBlock): string {
+  return `block ${Number.isNaN(block.ref.height) ? '?' : block.ref.height}`;
 }
 
 /** A group of cranks' name: `cranks 0-99`. */
