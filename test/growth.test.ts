@@ -246,3 +246,171 @@ describe('growth: per block, the kernel gauges change as its kernel-stats entrie
     });
   }
 });
+
+const dir = mkdtempSync(join(tmpdir(), 'slogulate-growth-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A slog of these entries (time and monotime added), written to a temp file. */
+function slogOf(name: string, entries: Entry[]): string {
+  const file = join(dir, name);
+  writeFileSync(file, entries.map((e, i) => JSON.stringify({ ...e, time: 1000 + i / 1000, monotime: i / 1000 })).join('\n') + '\n');
+  return file;
+}
+
+const start = (crankNum: number, vatID: string): Entry => ({ type: 'crank-start', crankType: 'delivery', crankNum, message: { type: 'send', vatID } });
+const finish = (crankNum: number): Entry => ({ type: 'crank-finish', crankType: 'delivery', crankNum });
+const clist = (crankNum: number, mode: string, vatID: string, kobj: string, vobj: string): Entry => ({ type: 'clist', crankNum, mode, vatID, kobj, vobj });
+const methargs = (method: string): Entry => ({ body: `#["${method}",[]]`, slots: [] });
+const deliver = (crankNum: number, vatID: string, target: [string, string], method: string, result?: [string, string]): Entry => ({
+  type: 'deliver',
+  crankNum,
+  vatID,
+  deliveryNum: 1,
+  replay: false,
+  kd: ['message', target[0], { methargs: methargs(method), ...(result ? { result: result[0] } : {}) }],
+  vd: ['message', target[1], { methargs: methargs(method), ...(result ? { result: result[1] } : {}) }],
+});
+const result = (crankNum: number, vatID: string, status = 'ok'): Entry => ({ type: 'deliver-result', crankNum, vatID, deliveryNum: 1, replay: false, dr: [status, null, null] });
+
+describe('growth: hand-made edges', () => {
+  it('a drop of an entry never added removes nothing and is counted; a delivery proves a root export', async () => {
+    const path = slogOf('drop-unknown.slog', [
+      start(1, 'v1'),
+      clist(1, 'import', 'v1', 'ko5', 'o-50'),
+      deliver(1, 'v1', ['ko1', 'o+0'], 'bootstrap'),
+      result(1, 'v1'),
+      finish(1),
+      start(2, 'v1'),
+      clist(2, 'drop', 'v1', 'ko9', 'o-59'),
+      finish(2),
+    ]);
+    const { growth } = await growthOf({ inputs: [path] });
+    const v1 = growth.clists.vats.get('v1');
+    expect([...(v1?.entries ?? [])].map(([k, e]) => `${k} ${e.vref} ${e.via}`).sort()).toEqual(['ko1 o+0 before the slog', 'ko5 o-50 deliver bootstrap']);
+    expect(v1?.droppedUnknown).toBe(1);
+    expect(v1?.counts).toEqual({ importedObjects: 1, exportedObjects: 1, promises: 0, devices: 0 });
+    const text = growthText(growthResult(growth, 'drop-unknown.slog'));
+    expect(text).toContain('1 dropped that the slog never showed added');
+  });
+
+  it('a slog cut inside a crank: what the crank added so far counts', async () => {
+    const path = slogOf('cut.slog', [start(1, 'v2'), clist(1, 'import', 'v2', 'ko7', 'o-50'), clist(1, 'export', 'v2', 'kp3', 'p+1')]);
+    const { growth } = await growthOf({ inputs: [path] });
+    expect(growth.clists.vats.get('v2')?.size).toBe(2);
+    // The vat's exported promise: it decides it, and never resolved it.
+    const r = growthResult(growth, 'cut.slog');
+    expect(r.unresolved.total).toBe(1);
+    expect(r.unresolved.byDecider).toEqual([{ key: 'v2', name: null, count: 1 }]);
+  });
+
+  it('a terminated vat: its c-list stays until its cleanup completes, then is gone; the promises it decided are rejected', async () => {
+    const lines = [
+      start(1, 'v8'),
+      clist(1, 'import', 'v8', 'ko7', 'o-50'),
+      deliver(1, 'v8', ['ko2', 'o+0'], 'go', ['kp4', 'p-60']),
+      result(1, 'v8'),
+      { type: 'terminate', vatID: 'v8', shouldReject: false, info: { body: '#"done"', slots: [] } },
+      finish(1),
+    ];
+    const pending = await growthOf({ inputs: [slogOf('terminated.slog', lines)] });
+    expect(pending.growth.clists.vats.get('v8')?.size).toBe(2);
+    expect(pending.growth.clists.vats.get('v8')?.terminated).toBe(true);
+    expect(pending.growth.promises.size).toBe(0);
+    const cleaned = [...lines, start(2, 'v8'), clist(2, 'drop', 'v8', 'ko7', 'o-50'), { type: 'vat-cleanup', vatID: 'v8', work: { exports: 1 } }, { type: 'vat-cleanup-complete', vatID: 'v8' }, finish(2)];
+    const { growth } = await growthOf({ inputs: [slogOf('cleaned.slog', cleaned)] });
+    expect(growth.clists.vats.get('v8')?.size).toBe(0);
+    expect(growth.clists.kernelCounts).toEqual({ objects: 0, promises: 0, devices: 0 });
+    expect(growthText(growthResult(growth, 'cleaned.slog'))).toContain('terminated, cleaned up');
+  });
+
+  it('an aborted crank (its delivery failed): its c-list changes before the failure were undone', async () => {
+    const path = slogOf('aborted.slog', [start(1, 'v3'), clist(1, 'import', 'v3', 'ko7', 'o-50'), deliver(1, 'v3', ['ko2', 'o+0'], 'boom'), result(1, 'v3', 'error'), finish(1)]);
+    const { growth } = await growthOf({ inputs: [path] });
+    expect([...(growth.clists.vats.get('v3')?.entries.keys() ?? [])]).toEqual([]);
+  });
+
+  it('promises never resolved, by decider and by the method whose result they are', async () => {
+    const path = slogOf('promises.slog', [
+      start(1, 'v1'),
+      deliver(1, 'v1', ['ko1', 'o+0'], 'start'),
+      clist(1, 'export', 'v1', 'kp10', 'p+5'),
+      { type: 'syscall', crankNum: 1, vatID: 'v1', replay: false, ksc: ['send', 'ko2', { methargs: methargs('makeVault'), result: 'kp10' }] },
+      { type: 'syscall-result', crankNum: 1, vatID: 'v1', replay: false, ksr: ['ok', null] },
+      clist(1, 'export', 'v1', 'kp11', 'p+6'),
+      { type: 'syscall', crankNum: 1, vatID: 'v1', replay: false, ksc: ['send', 'ko2', { methargs: methargs('makeVault'), result: 'kp11' }] },
+      { type: 'syscall-result', crankNum: 1, vatID: 'v1', replay: false, ksr: ['ok', null] },
+      result(1, 'v1'),
+      finish(1),
+      start(2, 'v2'),
+      deliver(2, 'v2', ['ko2', 'o+0'], 'makeVault', ['kp10', 'p-60']),
+      result(2, 'v2'),
+      finish(2),
+      start(3, 'v2'),
+      deliver(3, 'v2', ['ko2', 'o+0'], 'makeVault', ['kp11', 'p-61']),
+      { type: 'syscall', crankNum: 3, vatID: 'v2', replay: false, ksc: ['resolve', 'v2', [['kp11', false, { body: '#1', slots: [] }]]] },
+      { type: 'syscall-result', crankNum: 3, vatID: 'v2', replay: false, ksr: ['ok', null] },
+      result(3, 'v2'),
+      finish(3),
+    ]);
+    const { growth } = await growthOf({ inputs: [path] });
+    const r = growthResult(growth, 'promises.slog');
+    expect(r.unresolved).toEqual({ total: 1, byDecider: [{ key: 'v2', name: null, count: 1 }], byMethod: [{ key: 'makeVault', name: null, count: 1 }] });
+    // The send's c-list export came in by the send it was made for.
+    expect(growth.clists.vats.get('v1')?.entries.get('kp10')?.via).toBe('send makeVault');
+  });
+});
+
+describe('growth: per benchmark round', () => {
+  it('a-local-3 with round marks: each round\'s c-list total as the plain loop makes it at the round\'s end', async () => {
+    const rounds: Array<[number, number]> = [
+      [20, 80],
+      [81, 160],
+      [161, 240],
+    ];
+    const text = withRoundMarks(readFileSync(join(SLOGS, 'a-local-3.slog'), 'utf8'), rounds);
+    const path = join(dir, 'a-local-3-rounds.slog');
+    writeFileSync(path, text);
+    const { growth } = await growthOf({ inputs: [path] });
+    const r = growthResult(growth, 'a-local-3-rounds.slog');
+    expect(r.unit).toBe('round');
+    expect(r.periods.map((p) => p.label)).toEqual(['"demo" round 1', '"demo" round 2', '"demo" round 3']);
+    const lines = text.split('\n');
+    const totalAfter = async (crank: number | undefined): Promise<number> => {
+      const end = crank === undefined ? lines.length : lines.findIndex((l) => l.includes('"crank-finish"') && JSON.parse(l).crankNum === crank) + 1;
+      const prefix = join(dir, `prefix-${crank}.slog`);
+      writeFileSync(prefix, lines.slice(0, end).join('\n') + '\n');
+      let n = 0;
+      for (const vat of (await expectedClists(prefix)).values()) n += vat.size;
+      return n;
+    };
+    for (const [i, [first, last]] of rounds.entries()) {
+      const row = r.periods[i];
+      expect(row?.start['kernel\tclistEntries'], `round ${i + 1} start`).toBe(await totalAfter(first - 1));
+      expect(row?.end['kernel\tclistEntries'], `round ${i + 1} end`).toBe(await totalAfter(last));
+      expect(row?.cranks).toBe(last - first + 1);
+    }
+    const out = growthText(r);
+    expect(out).toMatch(/per round/);
+    // Each flagged figure prints in the benchmark report's shape.
+    for (const f of r.growing) expect(out).toContain(`${f.figure} ${f.start} -> ${f.end}, +${f.change}`);
+  });
+});
+
+describe('growth: the command', () => {
+  it('--json, --every, --alive and a bad vat', async () => {
+    const json = await runInProcess(['growth', '--json', '--every', '100', 'a-local-3.slog']);
+    expect(json.status).toBe(0);
+    const r = JSON.parse(json.stdout) as ReturnType<typeof growthResult>;
+    expect(r.unit).toBe('cranks');
+    expect(r.periods[0]?.label).toMatch(/^cranks \d+-\d+$/);
+    expect(r.periods.slice(0, -1).every((p) => p.cranks === 100)).toBe(true);
+    const alive = await runInProcess(['growth', '--alive', 'bootstrap', 'a-local-3.slog']);
+    expect(alive.status).toBe(0);
+    const expected = (await expectedClists(join(SLOGS, 'a-local-3.slog'))).get('v1');
+    expect(alive.stdout).toContain(`v1 bootstrap: ${expected?.size} c-list entries alive at the end`);
+    for (const [kref, vref] of expected ?? []) expect(alive.stdout).toMatch(new RegExp(`^${kref}\\s+${vref.replace('+', '\\+')}\\s`, 'm'));
+    const bad = await runInProcess(['growth', '--alive', 'nosuch', 'a-local-3.slog']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
