@@ -141,7 +141,10 @@ describe('growth: the c-lists alive at the end equal the net of the kernel\'s cl
         const got = [...(growth.clists.vats.get(vatID)?.entries ?? new Map())].map(([k, e]) => `${k} ${e.vref}`).sort();
         expect(got, `${name} ${vatID}`).toEqual(want);
         const counts: Record<string, number> = { importedObjects: 0, exportedObjects: 0, promises: 0, devices: 0 };
-        for (const pair of want) counts[kindOf(pair.split(' ')[1] as string)] += 1;
+        for (const pair of want) {
+          const kind = kindOf(pair.split(' ')[1] as string);
+          counts[kind] = (counts[kind] ?? 0) + 1;
+        }
         const model = growth.clists.vats.get(vatID)?.counts ?? { importedObjects: 0, exportedObjects: 0, promises: 0, devices: 0 };
         expect({ ...model }, `${name} ${vatID} counts`).toEqual(counts);
       }

@@ -161,7 +161,7 @@ function periodTable(result: GrowthResult): Table | undefined {
   return {
     title: `Kernel (${result.kernel.source}) by ${result.unit === 'cranks' ? 'group of cranks' : result.unit}: at the end, and the change (periods without cranks or change left out)`,
     columns: [
-      { header: result.unit === 'cranks' ? 'cranks' : (result.unit ?? ''), align: 'left' },
+      { header: result.unit === 'cranks' ? 'group' : (result.unit ?? ''), align: 'left' },
       { header: 'cranks', align: 'right' },
       ...keys.map((k) => ({ header: splitKey(k)[1], align: 'right' as const })),
       { header: 'note', align: 'left' },

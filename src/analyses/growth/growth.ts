@@ -117,7 +117,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
     this.tracker.end();
     if (this.openRound) this.roundLog.end(this.figures(), { finished: this.openRound.end !== undefined });
     this.openRound = undefined;
-    this.everyLog?.end(this.figures(), { label: crankRange, finished: false });
+    this.everyLog?.end(this.figures(), { label: crankRange });
   }
 
   /** The periods reported: N cranks when asked, else rounds where the slog marks them, else blocks; undefined: none. */
