@@ -151,6 +151,9 @@ describe('growth: the c-lists alive at the end equal the net of the kernel\'s cl
       // The report says the same as the model.
       const result = growthResult(growth, name);
       for (const v of result.vats) expect(v.alive.total).toBe(expected.get(v.vatID)?.size ?? 0);
+      // The plain path (every line JSON.parse'd) gives the same report.
+      const plain = await growthOf({ inputs: [path], path: 'plain' });
+      expect(growthResult(plain.growth, name)).toEqual(result);
     });
   }
 });
