@@ -231,9 +231,9 @@ describe('growth: per block, the kernel gauges change as its kernel-stats entrie
       expect(result.unit).toBe('block');
       expect(result.kernel.source).toBe('kernel-stats');
       const got = result.periods.map((r) => {
-        const pick = (values: Record<string, number>): Gauges => {
+        const pick = (values: { kernelStats: Record<string, number> }): Gauges => {
           const out: Gauges = {};
-          for (const g of GAUGES) if (values[`kernel-stats\t${g}`] !== undefined) out[g] = values[`kernel-stats\t${g}`];
+          for (const g of GAUGES) if (values.kernelStats[g] !== undefined) out[g] = values.kernelStats[g];
           return out;
         };
         return { label: r.label, start: pick(r.start), end: pick(r.end) };
@@ -391,8 +391,8 @@ describe('growth: per benchmark round', () => {
     };
     for (const [i, [first, last]] of rounds.entries()) {
       const row = r.periods[i];
-      expect(row?.start['kernel\tclistEntries'], `round ${i + 1} start`).toBe(await totalAfter(first - 1));
-      expect(row?.end['kernel\tclistEntries'], `round ${i + 1} end`).toBe(await totalAfter(last));
+      expect(row?.start.kernel.clistEntries, `round ${i + 1} start`).toBe(await totalAfter(first - 1));
+      expect(row?.end.kernel.clistEntries, `round ${i + 1} end`).toBe(await totalAfter(last));
       expect(row?.cranks).toBe(last - first + 1);
     }
     const out = growthText(r);

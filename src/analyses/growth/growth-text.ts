@@ -6,7 +6,7 @@
  */
 import { tableMarkdown, tableText, type Table } from '../common/table.js';
 import type { CountBy, FigureChange, GrowthFlag, GrowthResult, VatGrowth } from './growth-result.js';
-import { splitKey, type PeriodRow } from './periods.js';
+import type { PeriodRow } from './periods.js';
 
 export type GrowthFormat = 'text' | 'markdown';
 
@@ -155,23 +155,23 @@ function countTable(title: string, header: string, counts: CountBy[]): Table {
 /** The kernel's figures per period: at its end, and the change over it. */
 function periodTable(result: GrowthResult): Table | undefined {
   if (result.periods.length === 0) return undefined;
-  const subject = result.kernel.source === 'kernel-stats' ? 'kernel-stats' : 'kernel';
-  const keys = [...new Set(result.periods.flatMap((r) => Object.keys(r.end)))].filter((k) => splitKey(k)[0] === subject);
-  const rows = result.periods.filter((r) => r.cranks > 0 || keys.some((k) => r.end[k] !== r.start[k]));
+  const side = result.kernel.source === 'kernel-stats' ? 'kernelStats' : 'kernel';
+  const keys = [...new Set(result.periods.flatMap((r) => Object.keys(r.end[side])))];
+  const rows = result.periods.filter((r) => r.cranks > 0 || keys.some((k) => r.end[side][k] !== r.start[side][k]));
   return {
     title: `Kernel (${result.kernel.source}) by ${result.unit === 'cranks' ? 'group of cranks' : result.unit}: at the end, and the change (periods without cranks or change left out)`,
     columns: [
       { header: result.unit === 'cranks' ? 'group' : (result.unit ?? ''), align: 'left' },
       { header: 'cranks', align: 'right' },
-      ...keys.map((k) => ({ header: splitKey(k)[1], align: 'right' as const })),
+      ...keys.map((k) => ({ header: k, align: 'right' as const })),
       { header: 'note', align: 'left' },
     ],
     rows: rows.map((r) => [
       r.label,
       String(r.cranks),
       ...keys.map((k) => {
-        const end = r.end[k];
-        const start = r.start[k];
+        const end = r.end[side][k];
+        const start = r.start[side][k];
         if (end === undefined) return '';
         return start === undefined || start === end ? String(end) : `${end} (${signed(end - start)})`;
       }),

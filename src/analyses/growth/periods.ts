@@ -31,9 +31,9 @@ export interface PeriodRow {
   cranks: number;
   firstCrank: number | null;
   lastCrank: number | null;
-  /** The kernel's figures (subject `kernel` and `kernel-stats`) at its start and end: `kernel\tclistEntries` -> value. */
-  start: Record<string, number>;
-  end: Record<string, number>;
+  /** The kernel's figures at its start and end: counted from the c-lists (`kernel`), and its own kernel-stats gauges (`kernelStats`). */
+  start: KernelFigures;
+  end: KernelFigures;
   /** False: the slog ends inside it (a round without its end mark, a block cut short). */
   finished: boolean;
 }
@@ -46,10 +46,20 @@ interface OpenPeriod {
   high?: number;
 }
 
+/** The kernel's figures of a period's row: `figure` -> value. */
+export interface KernelFigures {
+  kernel: Record<string, number>;
+  kernelStats: Record<string, number>;
+}
+
 /** Only the kernel's figures go into a row. */
-function kernelFigures(figures: Figures): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [key, value] of figures) if (key.startsWith('kernel')) out[key] = value;
+function kernelFigures(figures: Figures): KernelFigures {
+  const out: KernelFigures = { kernel: {}, kernelStats: {} };
+  for (const [key, value] of figures) {
+    const [subject, figure] = splitKey(key);
+    if (subject === 'kernel') out.kernel[figure] = value;
+    else if (subject === 'kernel-stats') out.kernelStats[figure] = value;
+  }
   return out;
 }
 
