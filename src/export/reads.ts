@@ -3,11 +3,13 @@
  * what the crank model reads anyway: each delivery's and syscall's
  * arguments in kernel space (`kd`, `ksc`), or in vat space for a replay
  * that has only those, for their targets, methods and result promises
- * (fields.ts).
+ * (fields.ts); and what the `clist` and `growth` tables read (GROWTH_READS:
+ * the c-list entries, a message's vat-space target, a delivery's metering).
  */
-import type { Reads } from '../scan/reads.js';
+import { GROWTH_READS } from '../analyses/growth/growth.js';
+import { mergeReads, type Reads } from '../scan/reads.js';
 
-export const EXPORT_READS: Reads = {
+const TABLE_READS: Reads = {
   'crank-start': ['messageType', 'messageHead', 'crankType', 'time'],
   'crank-finish': ['time'],
   syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vscWithoutKsc', 'time'],
@@ -16,3 +18,5 @@ export const EXPORT_READS: Reads = {
   'deliver-result': ['deliveryNum', 'status', 'computrons', 'time'],
   clist: [],
 };
+
+export const EXPORT_READS: Reads = mergeReads(TABLE_READS, GROWTH_READS);

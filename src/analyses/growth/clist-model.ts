@@ -46,8 +46,12 @@ export class VatClist {
   }
 }
 
+/** Told of each entry as it stops being alive (the export's `clist` rows): how, and in which crank (NaN: outside cranks). */
+export type RemovedListener = (vatID: string, kref: string, entry: AliveEntry, how: 'drop' | 'cleanup' | 'replaced', crank: number) => void;
+
 export class ClistModel {
   readonly vats = new Map<string, VatClist>();
+  onRemoved: RemovedListener | undefined;
   /** How many vats' c-lists hold each kref. */
   private readonly holders = new Map<string, number>();
   /** Distinct krefs held, by their kernel kind (ko, kp, kd). */
@@ -70,14 +74,14 @@ export class ClistModel {
     vat.added += 1;
     const had = vat.entries.get(kref);
     if (had && had.vref === vref) return;
-    if (had) this.remove(vat, kref, had);
+    if (had) this.remove(vat, kref, had, 'replaced', origin.crank);
     vat.entries.set(kref, { vref, kind, ...origin });
     vat.counts[kind] += 1;
     this.hold(kref);
   }
 
   /** A `drop`: the pair is gone (a pair not held removes nothing, and is counted). */
-  drop(vatID: string, kref: string): void {
+  drop(vatID: string, kref: string, crank: number): void {
     const vat = this.vat(vatID);
     vat.dropped += 1;
     const had = vat.entries.get(kref);
@@ -85,7 +89,7 @@ export class ClistModel {
       vat.droppedUnknown += 1;
       return;
     }
-    this.remove(vat, kref, had);
+    this.remove(vat, kref, had, 'drop', crank);
   }
 
   /** Does the vat's c-list hold this kref? */
@@ -99,9 +103,9 @@ export class ClistModel {
   }
 
   /** `vat-cleanup-complete`: the terminated vat's c-list is gone. */
-  cleanupComplete(vatID: string): void {
+  cleanupComplete(vatID: string, crank: number): void {
     const vat = this.vat(vatID);
-    for (const [kref, entry] of vat.entries) this.remove(vat, kref, entry);
+    for (const [kref, entry] of vat.entries) this.remove(vat, kref, entry, 'cleanup', crank);
     vat.terminated = true;
     vat.cleanedUp = true;
   }
@@ -113,7 +117,8 @@ export class ClistModel {
     return n;
   }
 
-  private remove(vat: VatClist, kref: string, entry: AliveEntry): void {
+  private remove(vat: VatClist, kref: string, entry: AliveEntry, how: 'drop' | 'cleanup' | 'replaced', crank: number): void {
+    this.onRemoved?.(vat.vatID, kref, entry, how, crank);
     vat.entries.delete(kref);
     vat.counts[entry.kind] -= 1;
     this.release(kref);

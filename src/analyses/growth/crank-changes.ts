@@ -70,7 +70,7 @@ export function applyCrank(crank: Crank, state: GrowthState): void {
       if (undone) return;
       const clist = entry as ClistEntry;
       if (clist.mode === 'import' || clist.mode === 'export') waiting.push({ entry: clist });
-      else if (clist.mode === 'drop' && typeof clist.vatID === 'string' && typeof clist.kobj === 'string') state.clists.drop(clist.vatID, clist.kobj);
+      else if (clist.mode === 'drop' && typeof clist.vatID === 'string' && typeof clist.kobj === 'string') state.clists.drop(clist.vatID, clist.kobj, crankNum);
       return;
     }
     if (entry.type === 'deliver') {

@@ -19,13 +19,13 @@ import type { ExecutionSink } from '../../model/executions.js';
 import { VatNames } from '../../model/vats.js';
 import type { ClistEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
 import type { Reads } from '../../scan/reads.js';
-import { consoleText, Rounds, type Round } from '../common/rounds.js';
+import { consoleText, RoundMarkError, Rounds, type Round } from '../common/rounds.js';
 import { CLIST_KINDS } from './clist-kinds.js';
 import { ClistModel } from './clist-model.js';
 import { addEntry, applyCrank, type GrowthState } from './crank-changes.js';
 import { VatHeaps } from './heaps.js';
 import { KERNEL_GAUGES, KernelStatsReading, type GaugeValues } from './kernel-stats.js';
-import { figureKey, PeriodLog, type Figures, type PeriodRow } from './periods.js';
+import { figureKey, PeriodLog, type Figures, type PeriodRow, type PeriodUnit } from './periods.js';
 import { UnresolvedPromises } from './promises.js';
 
 /** What growth reads of crank entries (other types are read whole: terminate, vat-cleanup-complete, kernel-stats, heap-snapshot-save). */
@@ -46,7 +46,9 @@ export interface GrowthConfig {
   slogName?: string;
   vatNames?: ReadonlyMap<string, string>;
   /** Told of each period as it ends (the export's rows). */
-  onPeriod?: (row: PeriodRow, start: Figures, end: Figures) => void;
+  onPeriod?: (row: PeriodRow, start: Figures, end: Figures, unit: PeriodUnit) => void;
+  /** A misplaced round mark is skipped (counted in `badMarks`) instead of thrown (RoundMarkError): the export, which has no usage errors to give. */
+  skipBadMarks?: boolean;
 }
 
 export class GrowthCollector implements ExecutionSink, GrowthState {
@@ -61,6 +63,8 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   readonly roundLog: PeriodLog;
   readonly blockLog: PeriodLog;
   readonly everyLog: PeriodLog | undefined;
+  /** Round marks skipped (`skipBadMarks`). */
+  badMarks = 0;
   /** Cranks applied; the first and last crank numbers. */
   cranks = 0;
   firstCrank: number | undefined;
@@ -87,8 +91,11 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   entry(entry: SlogEntry, line: number): void {
     this.tracker.entry(entry);
     this.noteMarks(entry, `${this.config.slogName ?? '<slog>'}:${line}`);
-    if (entry.type === 'clist') addEntry(this, entry as ClistEntry, NaN, 'outside a crank');
-    else this.other(entry, NaN);
+    if (entry.type !== 'clist') return this.other(entry, NaN);
+    const clist = entry as ClistEntry;
+    if (clist.mode === 'drop') {
+      if (typeof clist.vatID === 'string' && typeof clist.kobj === 'string') this.clists.drop(clist.vatID, clist.kobj, NaN);
+    } else addEntry(this, clist, NaN, 'outside a crank');
   }
 
   crank(crank: Crank): void {
@@ -129,7 +136,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   }
 
   /** GrowthState: an entry of a crank (or outside) that is not a c-list change, delivery or syscall. */
-  other(entry: SlogEntry, _crankNum: number): void {
+  other(entry: SlogEntry, crankNum: number): void {
     switch (entry.type) {
       case 'deliver-result':
         if ((entry as DeliverResultEntry).replay !== true) this.heaps.deliverResult(entry as DeliverResultEntry);
@@ -145,7 +152,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
         }
         return;
       case 'vat-cleanup-complete':
-        if (typeof entry.vatID === 'string') this.clists.cleanupComplete(entry.vatID);
+        if (typeof entry.vatID === 'string') this.clists.cleanupComplete(entry.vatID, crankNum);
         return;
       default:
     }
@@ -203,7 +210,13 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
 
   private noteMarks(entry: SlogEntry, where: string): void {
     const text = consoleText(entry);
-    if (text !== undefined) this.rounds.noteText(text, where);
+    if (text === undefined) return;
+    try {
+      this.rounds.noteText(text, where);
+    } catch (err) {
+      if (!(this.config.skipBadMarks && err instanceof RoundMarkError)) throw err;
+      this.badMarks += 1;
+    }
   }
 }
 

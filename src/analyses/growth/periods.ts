@@ -71,7 +71,7 @@ export class PeriodLog {
   constructor(
     readonly unit: PeriodUnit,
     /** Told of each period as it ends, with its figures at the start and the end (the export's rows). */
-    private readonly onPeriod?: (row: PeriodRow, start: Figures, end: Figures) => void,
+    private readonly onPeriod?: (row: PeriodRow, start: Figures, end: Figures, unit: PeriodUnit) => void,
   ) {}
 
   /** Periods ended. */
@@ -119,7 +119,7 @@ export class PeriodLog {
       finished: options.finished ?? true,
     };
     this.rows.push(row);
-    this.onPeriod?.(row, open.start, figures);
+    this.onPeriod?.(row, open.start, figures, this.unit);
   }
 
   /** The open period is dropped (a block a restart abandoned): no row, no point. */

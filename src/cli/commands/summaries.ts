@@ -19,8 +19,8 @@ export const SUMMARIES = {
   blocks: 'one line per chain block: height, time, runs, cranks, deliveries, computrons, beans, end-block and commit time, heap, inbound actions',
   runs: 'one line per chain run: block, run number, phase, trigger (bridge message, mailbox, timer), cranks, deliveries, computrons, beans, seconds',
   report: 'write one self-contained HTML report of a slog (charts, top cranks with their text, stats tables), or of two with --compare',
-  export: "write the slogs' tables (deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats) as Parquet, CSV or one SQLite file",
-  query: 'run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats',
+  export: "write the slogs' tables (deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, clist, growth) as Parquet, CSV or one SQLite file",
+  query: 'run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, clist, growth',
   completion: 'print a shell completion script (bash or zsh)',
 } as const;
 

@@ -5,15 +5,17 @@
  */
 import type { AnyTableDef } from '../schema.js';
 import { blocks } from './blocks.js';
+import { clist } from './clist.js';
 import { cranks } from './cranks.js';
 import { deliveries } from './deliveries.js';
+import { growth } from './growth.js';
 import { runs } from './runs.js';
 import { snapshots } from './snapshots.js';
 import { stalls } from './stalls.js';
 import { syscalls } from './syscalls.js';
 import { vats } from './vats.js';
 
-export const TABLES: readonly AnyTableDef[] = [deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats];
+export const TABLES: readonly AnyTableDef[] = [deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, clist, growth];
 
 export function tableNamed(name: string): AnyTableDef | undefined {
   return TABLES.find((t) => t.name === name);
