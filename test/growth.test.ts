@@ -420,3 +420,38 @@ describe('growth: the command', () => {
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
+
+describe('export: the clist and growth tables', () => {
+  it('chain-A: the clist rows alive at the end are the plain loop\'s c-lists; the kernel\'s growth rows are its kernel-stats per block', { timeout: 120_000 }, async () => {
+    const path = join(REAL, 'chain-A.slog');
+    const query = async (sql: string): Promise<Array<Record<string, unknown>>> => {
+      const r = await runInProcess(['query', '--format', 'json', sql, path]);
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as Array<Record<string, unknown>>;
+    };
+    const alive = await query('SELECT vatID, kref, vref, mode, kind FROM clist WHERE removedBy IS NULL');
+    const expected = await expectedClists(path);
+    const want = [...expected].flatMap(([vat, pairs]) => [...pairs].map(([k, v]) => `${vat} ${k} ${v}`)).sort();
+    expect(alive.map((r) => `${r.vatID} ${r.kref} ${r.vref}`).sort()).toEqual(want);
+    for (const r of alive) {
+      expect(r.mode).toBe(String(r.vref).charAt(1) === '+' ? 'export' : 'import');
+      expect(r.kind).toBe(kindOf(String(r.vref)));
+    }
+    // Every entry that left has the crank it left in, or left at its vat's cleanup.
+    const left = await query("SELECT count(*) AS n FROM clist WHERE removedBy = 'drop' AND removedCrank IS NULL");
+    expect(Number(left[0]?.n)).toBe(0);
+    const kernel = await query("SELECT period, clistStart, clistEnd, kernelObjects, kernelPromises, kpUnresolved FROM growth WHERE vatID IS NULL AND unit = 'block' ORDER BY periodIndex");
+    const blocks = await expectedBlockGauges(path);
+    expect(kernel.map((r) => r.period)).toEqual(blocks.map((b) => b.label));
+    kernel.forEach((r, i) => {
+      const b = blocks[i];
+      expect([r.clistStart, r.clistEnd, r.kernelObjects, r.kernelPromises, r.kpUnresolved].map((x) => (x === null ? null : Number(x)))).toEqual([
+        b?.start.clistEntries ?? null,
+        b?.end.clistEntries ?? null,
+        b?.end.kernelObjects ?? null,
+        b?.end.kernelPromises ?? null,
+        b?.end.kpUnresolved ?? null,
+      ]);
+    });
+  });
+});

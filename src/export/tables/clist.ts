@@ -42,7 +42,7 @@ function clistRow(ctx: ExportContext, vatID: string, kref: string, e: AliveEntry
 
 export const clist: TableDef<ClistRow> = {
   name: 'clist',
-  sqliteName: 'clist',
+  sqliteName: 'clist_entry',
   doc: "one row per vat c-list entry, from the crank it came in to the crank it left (as `slogulate growth` rebuilds the c-lists from the kernel's `clist` entries; docs/growth.md)",
   columns: [
     { name: 'vatID', type: 'VARCHAR', nullable: false, doc: 'the vat whose c-list holds it' },

@@ -91,7 +91,7 @@ function rowsOf(ctx: ExportContext, unit: string, index: number, row: PeriodRow,
 
 export const growth: TableDef<GrowthRow> = {
   name: 'growth',
-  sqliteName: 'growth',
+  sqliteName: 'vat_growth',
   doc: 'one row per vat (and one for the kernel) per benchmark round, else chain block: what `slogulate growth` measures (docs/growth.md)',
   columns: [
     { name: 'unit', type: 'VARCHAR', nullable: false, doc: '`round` or `block`' },
