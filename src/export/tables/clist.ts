@@ -6,9 +6,9 @@
  * `removedCrank`, and comes at the end of the slog. Executions a restart
  * abandoned are left out: the kernel did not commit them.
  */
-import { GrowthCollector } from '../../analyses/growth/growth.js';
 import type { AliveEntry } from '../../analyses/growth/clist-model.js';
 import type { ExportContext, TableDef } from '../schema.js';
+import { growthFeed } from './growth-feed.js';
 
 export interface ClistRow {
   vatID: string;
@@ -58,18 +58,14 @@ export const clist: TableDef<ClistRow> = {
   ],
   sqliteIndexes: [['vatID', 'kref']],
   rows(ctx, emit) {
-    const growth = new GrowthCollector({ skipBadMarks: true });
-    growth.clists.onRemoved = (vatID, kref, e, how, crank) => emit(clistRow(ctx, vatID, kref, e, how, crankOrNull(crank)));
+    const feed = growthFeed(ctx);
+    feed.removed.push((vatID, kref, e, how, crank) => emit(clistRow(ctx, vatID, kref, e, how, crankOrNull(crank))));
     return {
-      entry(entry, line) {
-        growth.entry(entry, line);
-      },
-      crank(crank, _deliveries, abandoned) {
-        if (!abandoned) growth.crank(crank);
-      },
+      entry: (entry, line) => feed.entry(entry, line),
+      crank: (crank, _deliveries, abandoned) => feed.crank(crank, abandoned),
       end() {
-        growth.end();
-        for (const [vatID, vat] of growth.clists.vats) for (const [kref, e] of vat.entries) emit(clistRow(ctx, vatID, kref, e, null, null));
+        feed.end();
+        for (const [vatID, vat] of feed.collector.clists.vats) for (const [kref, e] of vat.entries) emit(clistRow(ctx, vatID, kref, e, null, null));
       },
     };
   },

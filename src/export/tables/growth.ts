@@ -7,9 +7,9 @@
  * kernel-stats gauges where the slog has them, else counted from the
  * c-lists). A slog without round marks or blocks has no rows.
  */
-import { GrowthCollector } from '../../analyses/growth/growth.js';
 import { figureKey, splitKey, type Figures, type PeriodRow } from '../../analyses/growth/periods.js';
 import type { ExportContext, TableDef } from '../schema.js';
+import { growthFeed } from './growth-feed.js';
 
 export interface GrowthRow {
   unit: string;
@@ -119,25 +119,17 @@ export const growth: TableDef<GrowthRow> = {
   sqliteIndexes: [['vatID', 'periodIndex']],
   rows(ctx, emit) {
     const indexes = new Map<string, number>();
-    const collector = new GrowthCollector({
-      skipBadMarks: true,
-      onPeriod: (row, start, end, unit) => {
-        // Rounds and blocks are both followed; the row says which.
-        const index = (indexes.get(unit) ?? 0) + 1;
-        indexes.set(unit, index);
-        for (const r of rowsOf(ctx, unit, index, row, start, end)) emit(r);
-      },
+    const feed = growthFeed(ctx);
+    // Rounds and blocks are both followed; the row says which.
+    feed.periods.push((row, start, end, unit) => {
+      const index = (indexes.get(unit) ?? 0) + 1;
+      indexes.set(unit, index);
+      for (const r of rowsOf(ctx, unit, index, row, start, end)) emit(r);
     });
     return {
-      entry(entry, line) {
-        collector.entry(entry, line);
-      },
-      crank(crank, _deliveries, abandoned) {
-        if (!abandoned) collector.crank(crank);
-      },
-      end() {
-        collector.end();
-      },
+      entry: (entry, line) => feed.entry(entry, line),
+      crank: (crank, _deliveries, abandoned) => feed.crank(crank, abandoned),
+      end: () => feed.end(),
     };
   },
 };
