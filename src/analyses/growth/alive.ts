@@ -110,7 +110,7 @@ export function aliveText(listing: AliveListing, slog: string, format: GrowthFor
         { header: 'alive', align: 'right' },
         ...(per ? [{ header: `per ${per}`, align: 'right' as const }] : []),
       ],
-      rows: listing.groups.map((g) => [g.via, g.shape ?? '', String(g.count), ...(per ? [g.perPeriod === null ? '' : (Math.round(g.perPeriod * 10) / 10).toFixed(1)] : [])]),
+      rows: listing.groups.map((g) => [g.via, g.shape ?? '', String(g.count), ...(per ? [g.perPeriod === null ? '' : (Math.round(g.perPeriod * 100) / 100).toFixed(2)] : [])]),
     }),
   );
   if (listing.virtualKinds.length) {
