@@ -20,6 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { growthResult } from '../src/analyses/growth/growth-result.js';
 import { growthText } from '../src/analyses/growth/growth-text.js';
 import { growthOf } from '../src/run/growth.js';
+import { settingsFrom } from '../src/run/pass-settings.js';
 import { eachLine } from './slog-facts.js';
 import { ROOT, SLOGS, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
@@ -453,5 +454,35 @@ describe('export: the clist and growth tables', () => {
         b?.end.kpUnresolved ?? null,
       ]);
     });
+  });
+});
+
+describe('growth: a crank of many syscalls spills', () => {
+  it('the same c-lists, promises and attributions spilled every 10 syscalls as held whole', async () => {
+    // One crank of 2,000 syscalls: vatstore calls, with sends whose result promises the vat exports, and a resolve.
+    const lines: Entry[] = [start(1, 'v1'), clist(1, 'import', 'v1', 'ko5', 'o-50'), deliver(1, 'v1', ['ko1', 'o+0'], 'walk')];
+    for (let i = 0; i < 2000; i += 1) {
+      if (i % 100 === 7) {
+        const kp = `kp${100 + i}`;
+        lines.push(clist(1, 'export', 'v1', kp, `p+${i}`));
+        lines.push({ type: 'syscall', crankNum: 1, vatID: 'v1', replay: false, ksc: ['send', 'ko5', { methargs: methargs(`m${i % 3}`), result: kp }] });
+      } else {
+        lines.push({ type: 'syscall', crankNum: 1, vatID: 'v1', replay: false, ksc: ['vatstoreGet', 'v1', `k${i}`] });
+      }
+      lines.push({ type: 'syscall-result', crankNum: 1, vatID: 'v1', replay: false, ksr: ['ok', null] });
+    }
+    lines.push({ type: 'syscall', crankNum: 1, vatID: 'v1', replay: false, ksc: ['resolve', 'v1', [['kp107', false, { body: '#1', slots: [] }]]] });
+    lines.push({ type: 'syscall-result', crankNum: 1, vatID: 'v1', replay: false, ksr: ['ok', null] });
+    lines.push(result(1, 'v1'), finish(1));
+    const path = slogOf('many-syscalls.slog', lines);
+    const base = { ...settingsFrom(), path: 'plain' as const };
+    const spilled = await growthOf({ inputs: [path], settings: { ...base, spillAt: 10 } });
+    const whole = await growthOf({ inputs: [path], settings: { ...base, spillAt: 0 } });
+    const entries = (g: typeof whole.growth): string[] => [...(g.clists.vats.get('v1')?.entries ?? [])].map(([k, e]) => `${k} ${e.vref} ${e.crank} ${e.via}`).sort();
+    expect(entries(spilled.growth)).toEqual(entries(whole.growth));
+    expect(entries(whole.growth)).toHaveLength(2 + 20);
+    expect(whole.growth.clists.vats.get('v1')?.entries.get('kp207')?.via).toBe('send m2');
+    expect(growthResult(spilled.growth, 'x').unresolved).toEqual(growthResult(whole.growth, 'x').unresolved);
+    expect(whole.growth.promises.size).toBe(19);
   });
 });

@@ -22,7 +22,7 @@ import type { Reads } from '../../scan/reads.js';
 import { consoleText, RoundMarkError, Rounds, type Round } from '../common/rounds.js';
 import { CLIST_KINDS } from './clist-kinds.js';
 import { ClistModel } from './clist-model.js';
-import { addEntry, applyCrank, type GrowthState } from './crank-changes.js';
+import { addEntry, applyCrank, collect, newFold, type CrankFold, type GrowthState } from './crank-changes.js';
 import { VatHeaps } from './heaps.js';
 import { KERNEL_GAUGES, KernelStatsReading, type GaugeValues } from './kernel-stats.js';
 import { figureKey, PeriodLog, type Figures, type PeriodRow, type PeriodUnit } from './periods.js';
@@ -71,6 +71,8 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   lastCrank: number | undefined;
   private readonly tracker: ChainTracker;
   private openRound: Round | undefined;
+  /** What was read of a crank that spilled (model/assembler.ts): applied when it ends. */
+  private readonly folds = new WeakMap<Crank, CrankFold>();
   /** The kernel-stats values when the open block began (put back if a restart abandons it). */
   private statsAtBlockOpen: GaugeValues = {};
 
@@ -102,7 +104,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
     for (const item of crank.items) if (item.kind === 'entry') this.noteMarks(item.entry, `${this.config.slogName ?? '<slog>'}: crank ${crank.crankNum}`);
     this.placeInRound(crank.crankNum);
     if (this.everyLog && !this.everyLog.isOpen) this.everyLog.begin('', this.figures());
-    applyCrank(crank, this);
+    applyCrank(crank, this, this.folds.get(crank));
     this.cranks += 1;
     if (Number.isFinite(crank.crankNum)) {
       this.firstCrank ??= crank.crankNum;
@@ -114,6 +116,16 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
       this.everyLog.crank(crank.crankNum);
       if (this.everyLog.openCranks >= (this.config.every as number)) this.everyLog.end(this.figures(), { label: crankRange });
     }
+  }
+
+  /** A crank of many syscalls: what its items change is read now, kept, and applied when it ends (a restart may abandon it). */
+  spill(crank: Crank): void {
+    let fold = this.folds.get(crank);
+    if (!fold) {
+      fold = newFold();
+      this.folds.set(crank, fold);
+    }
+    collect(fold, crank.items, crank.spilled ?? 0);
   }
 
   /** A restart abandoned this execution: the kernel did not commit it, nothing of it counts. */
