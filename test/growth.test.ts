@@ -242,6 +242,9 @@ describe('growth: per block, the kernel gauges change as its kernel-stats entrie
       expect(got).toEqual(expected);
       // Some block changes them (the check is not of constants).
       expect(expected.some((b) => GAUGES.some((g) => b.start[g] !== b.end[g]))).toBe(true);
+      // The promise model (sends, exports, resolves, notifies) finds as many unresolved at each block's end as the kernel counts.
+      result.periods.forEach((p, i) => expect(p.end.kernel.kpUnresolved, p.label).toBe(expected[i]?.end.kpUnresolved));
+      expect(growth.promises.size).toBe(expected[expected.length - 1]?.end.kpUnresolved);
       // Over all blocks: the first start to the last end, as the table's figures.
       const first = expected[0]?.start ?? {};
       const last = expected[expected.length - 1]?.end ?? {};

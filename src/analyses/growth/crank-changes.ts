@@ -20,6 +20,7 @@ import { isReplay, type Crank, type CrankItem } from '../../model/crank.js';
 import { isAborted } from '../../model/krefs.js';
 import { syscallCall } from '../../model/syscall-call.js';
 import type { ClistEntry, DeliverEntry, SlogEntry, SyscallEntry } from '../../scan/entry-types.js';
+import { isMessage, messageMethargs } from '../../scan/message.js';
 import { methargsMethod } from '../../scan/method-name.js';
 import type { ClistModel } from './clist-model.js';
 import type { UnresolvedPromises } from './promises.js';
@@ -40,6 +41,8 @@ type Change =
   | { kind: 'target'; vatID: string; kref: string; vref: string }
   | { kind: 'delivered'; kp: string; vatID: string; method: string }
   | { kind: 'sent'; kp: string; method: string }
+  /** A routing crank's message with a result: queued, unless it is known already. */
+  | { kind: 'queued'; kp: string; method: string }
   | { kind: 'settle'; kp: string }
   /** Any other entry: `other` takes it (a terminate or a failed deliver-result may be where the crank was aborted). */
   | { kind: 'other'; entry: SlogEntry };
@@ -100,8 +103,23 @@ export function collect(fold: CrankFold, items: readonly CrankItem[], from: numb
   }
 }
 
+/**
+ * A routing crank moving a message with a result promise: the promise is
+ * queued (the kernel decides it until it is delivered). The only sight of
+ * a message the kernel itself sent (bootstrap, a device's) before its
+ * delivery, which may come blocks later.
+ */
+function routed(crank: Crank, changes: Change[]): void {
+  const message = crank.crankType === 'routing' ? crank.start?.message : undefined;
+  if (message?.type !== 'send') return;
+  const msg = message.msg as { result?: unknown } | undefined;
+  const result = isMessage(msg) ? msg?.result : undefined;
+  if (typeof result === 'string' && result.startsWith('kp')) changes.push({ kind: 'queued', kp: result, method: methargsMethod(messageMethargs(msg)) });
+}
+
 /** Applies a whole crank: what was folded of it (spilled), then its items from `crank.spilled` on. */
 export function applyCrank(crank: Crank, state: GrowthState, fold: CrankFold = newFold()): void {
+  routed(crank, fold.changes);
   collect(fold, crank.items, crank.spilled ?? 0);
   attribute(fold, 'the kernel');
   applyChanges(fold.changes, state, crank.crankNum, abortEntry(crank));
@@ -128,6 +146,9 @@ function applyChanges(changes: readonly Change[], state: GrowthState, crankNum: 
         break;
       case 'sent':
         state.promises.sent(c.kp, c.method, crankNum);
+        break;
+      case 'queued':
+        state.promises.queued(c.kp, c.method, crankNum);
         break;
       case 'settle':
         state.promises.settle(c.kp);

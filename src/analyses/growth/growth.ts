@@ -30,7 +30,7 @@ import { UnresolvedPromises } from './promises.js';
 
 /** What growth reads of crank entries (other types are read whole: terminate, vat-cleanup-complete, kernel-stats, heap-snapshot-save). */
 export const GROWTH_READS: Reads = {
-  'crank-start': ['messageHead'],
+  'crank-start': ['message'],
   'crank-finish': [],
   syscall: ['name', 'ksc', 'vatID', 'replay'],
   'syscall-result': [],

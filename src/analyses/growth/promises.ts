@@ -49,6 +49,11 @@ export class UnresolvedPromises {
     this.pending.set(kp, { decider: undefined, method, crank, how: 'result' });
   }
 
+  /** A message with `kp` as its result was routed to the run-queue (a routing crank): known from now on, if not already. */
+  queued(kp: string, method: string, crank: number): void {
+    if (!this.pending.has(kp)) this.pending.set(kp, { decider: undefined, method, crank, how: 'result' });
+  }
+
   /** A message with `kp` as its result was delivered to `vatID`: it decides it now. */
   delivered(kp: string, vatID: string, method: string, crank: number): void {
     const p = this.pending.get(kp);
