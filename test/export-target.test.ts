@@ -110,7 +110,7 @@ describe('export target', () => {
     await run(other, { inputs: [slogPath('a-local-3')], sourcePrefix: 'node2-' });
     cpSync(other, out, { recursive: true });
     // The merged folder's manifest is node2's (the last copied): b-local-5's partitions are not node2's export's.
-    const merged = /\(blocks\/source=b-local-5\.slog, cranks\/source=b-local-5\.slog, deliveries\/source=b-local-5\.slog and 6 more\)/;
+    const merged = /\(blocks\/source=b-local-5\.slog, clist\/source=b-local-5\.slog, cranks\/source=b-local-5\.slog and 8 more\)/;
     await refuse(merged);
     expect(readdirSync(join(out, 'deliveries')).sort()).toEqual(['source=b-local-5.slog', 'source=node2-a-local-3.slog']);
     expect(await refused(run(out, { replace: true, inputs: [slogPath('a-local-3')], sourcePrefix: 'node2-' }))).toMatch(merged);
@@ -227,8 +227,8 @@ describe('export target', () => {
     db.close();
     expect(sources).toEqual([{ source: 'a-local-3.slog' }, { source: 'b-local-5.slog' }]);
     expect(tables).toEqual(
-      ['block', 'crank', 'delivery', 'message', 'run', 'snapshot', 'stall', 'syscall', 'vat'].map((name) => ({ type: 'table', name })).concat(
-        ['blocks', 'cranks', 'deliveries', 'messages', 'runs', 'snapshots', 'stalls', 'syscalls', 'vats'].map((name) => ({ type: 'view', name })),
+      ['block', 'clist_entry', 'crank', 'delivery', 'message', 'run', 'snapshot', 'stall', 'syscall', 'vat', 'vat_growth'].map((name) => ({ type: 'table', name })).concat(
+        ['blocks', 'clist', 'cranks', 'deliveries', 'growth', 'messages', 'runs', 'snapshots', 'stalls', 'syscalls', 'vats'].map((name) => ({ type: 'view', name })),
       ),
     );
     const text = join(dir, 'notes.txt');

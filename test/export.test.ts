@@ -190,6 +190,8 @@ const ORDER: Record<string, string> = {
   stalls: 'startTime',
   vats: 'vatID',
   messages: 'deliverCrank',
+  clist: 'vatID, kref, addedCrank, removedCrank',
+  growth: "unit, periodIndex, coalesce(vatID, '')",
 };
 const asSqlite = (rows: Row[]): Row[] =>
   rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? (v ? 1 : 0) : v])));

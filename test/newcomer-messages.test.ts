@@ -62,7 +62,7 @@ describe('suggestions and help pointers, one way', () => {
 });
 
 describe('help fits 80 columns', () => {
-  const commands = ['', 'top', 'stats', 'compare', 'annotate', 'flow', 'kref', 'why', 'sequence', 'trace', 'blocks', 'runs', 'report', 'export', 'query', 'extract', 'completion'];
+  const commands = ['', 'top', 'stats', 'compare', 'annotate', 'flow', 'growth', 'kref', 'why', 'sequence', 'trace', 'blocks', 'runs', 'report', 'export', 'query', 'extract', 'completion'];
   it.each(commands)('slogulate %s --help', async (command) => {
     const r = await runMain([...(command ? [command] : []), '--help']);
     expect(r.status).toBe(0);

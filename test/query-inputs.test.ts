@@ -147,7 +147,7 @@ describe('query: a folder of slog files is one slog', () => {
       expect(r.status).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toBe(
-        `slogulate: ${folder}: not an export folder (none of deliveries/, syscalls/, cranks/, blocks/, runs/, snapshots/, stalls/, vats/, messages/ in it) nor a folder of slog files (slogfile_*_*.gz, *.slog, *.jsonl)\n`,
+        `slogulate: ${folder}: not an export folder (none of deliveries/, syscalls/, cranks/, blocks/, runs/, snapshots/, stalls/, vats/, messages/, clist/, growth/ in it) nor a folder of slog files (slogfile_*_*.gz, *.slog, *.jsonl)\n`,
       );
     }
   });

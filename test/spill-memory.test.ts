@@ -1,6 +1,6 @@
 /**
  * One crank of very many syscalls (a real pattern: a vat iterating a big
- * collection) keeps `stats` and `top` at the memory of a normal slog: the
+ * collection) keeps `stats`, `top` and `growth` at the memory of a normal slog: the
  * open crank spills its syscalls into what each command keeps of it
  * (model/assembler.ts). Held, each syscall costs about 0.4 KB (150,000 of
  * them some 55 MB); spilled, nothing. Peak RSS of the built command line,
@@ -78,6 +78,7 @@ describe('one crank of 150,000 syscalls', () => {
   it.each([
     ['stats', (f: string) => ['stats', f]],
     ['top', (f: string) => ['top', f]],
+    ['growth', (f: string) => ['growth', f]],
   ])('%s: peak RSS as on a crank of 15,000', async (_name, args) => {
     const a = await peakRss(args(small));
     const b = await peakRss(args(big));

@@ -244,6 +244,8 @@ export interface KrefReader<T> {
   vats: VatNames;
   /** Sees each crank right after the model did, with what the model made of it. */
   onCrank?: (crank: Crank, facts: CrankFacts) => void;
+  /** Sees each entry outside cranks right after the model did (kernel-stats, chain entries). */
+  onEntry?: (entry: SlogEntry, line: number) => void;
   /** Whatever else the caller keeps of this read. */
   value: T;
 }
@@ -264,7 +266,10 @@ export async function krefModelOf<T>(
       const model = new KrefModel();
       const reader = input.start();
       const sink: CrankSink = {
-        entry: (entry) => model.entry(entry),
+        entry: (entry, line) => {
+          model.entry(entry);
+          reader.onEntry?.(entry, line);
+        },
         crank: (crank) => {
           const facts = model.addCrank(crank);
           reader.onCrank?.(crank, facts);

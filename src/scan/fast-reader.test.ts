@@ -9,6 +9,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE_READS } from '../analyses/stats/aggregate.js';
 import { TOP_READS } from '../analyses/top/top.js';
+import { GROWTH_READS } from '../analyses/growth/growth.js';
 import { EXPORT_READS } from '../export/reads.js';
 import { REPORT_READS } from '../report/side.js';
 import { SERIES_READS } from '../report/series.js';
@@ -46,6 +47,7 @@ const CONSUMERS: Record<string, Reads> = {
   'render --vatspace --novatstore': renderReads({ ...defaultRenderOptions(), vatspace: true, novatstore: true }),
   aggregate: AGGREGATE_READS,
   top: TOP_READS,
+  growth: GROWTH_READS,
   export: EXPORT_READS,
   report: REPORT_READS,
   'report series': SERIES_READS,

@@ -1,6 +1,6 @@
 /**
  * `slogulate export [files...] --to DIR`: the slogs' tables (deliveries,
- * syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages) as a Parquet or
+ * syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages, clist, growth) as a Parquet or
  * CSV dataset, or one SQLite file.
  * The work is in src/export/.
  */

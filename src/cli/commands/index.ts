@@ -57,6 +57,12 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./flow.js'),
   },
   {
+    name: 'growth',
+    usage: '[options] [files...]',
+    summary: SUMMARIES.growth,
+    load: () => import('./growth.js'),
+  },
+  {
     name: 'kref',
     usage: '[options] <kref> [files...]',
     summary: SUMMARIES.kref,

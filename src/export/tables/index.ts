@@ -5,8 +5,10 @@
  */
 import type { AnyTableDef } from '../schema.js';
 import { blocks } from './blocks.js';
+import { clist } from './clist.js';
 import { cranks } from './cranks.js';
 import { deliveries } from './deliveries.js';
+import { growth } from './growth.js';
 import { messages } from './messages.js';
 import { runs } from './runs.js';
 import { snapshots } from './snapshots.js';
@@ -14,7 +16,7 @@ import { stalls } from './stalls.js';
 import { syscalls } from './syscalls.js';
 import { vats } from './vats.js';
 
-export const TABLES: readonly AnyTableDef[] = [deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages];
+export const TABLES: readonly AnyTableDef[] = [deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages, clist, growth];
 
 export function tableNamed(name: string): AnyTableDef | undefined {
   return TABLES.find((t) => t.name === name);
