@@ -130,6 +130,11 @@ export const COMMANDS: ReadonlyArray<{ name: string; args: (slog: string, base: 
   { name: 'blocks', args: (s) => ['blocks', s] },
   { name: 'runs', args: (s) => ['runs', s] },
   { name: 'export --format csv', args: (s, _b, out) => ['export', s, '--to', join(out, 'tables'), '--format', 'csv', '--replace'] },
+  { name: 'diverge', args: (s, b) => ['diverge', b, s] },
+  { name: 'growth --alive', args: (s) => ['growth', '--alive', 'v1', s] },
+  { name: 'why --forward', args: (s) => ['why', '--forward', '1', s] },
+  { name: 'sequence', args: (s) => ['sequence', '--cranks', '0-1000', s] },
+  { name: 'extract', args: (s) => ['extract', '--cranks', '0-1000', s] },
 ];
 
 const STACK_LINE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;

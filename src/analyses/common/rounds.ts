@@ -21,6 +21,7 @@
  */
 import { forwardSpill, type CrankSink } from '../../model/assembler.js';
 import type { Crank } from '../../model/crank.js';
+import { json } from '../../scan/deep-json.js';
 import type { ConsoleEntry, SlogEntry } from '../../scan/entry-types.js';
 
 export interface RoundMark {
@@ -56,7 +57,8 @@ export function consoleText(entry: SlogEntry): string | undefined {
   if (entry.type !== 'console') return undefined;
   const args = (entry as ConsoleEntry).args;
   if (!Array.isArray(args)) return undefined;
-  return args.map((a) => (typeof a === 'string' ? a : (JSON.stringify(a) ?? String(a)))).join(' ');
+  // json(): a value nested deeper than JSON.stringify's stack goes (JSON.parse reads it) is written all the same.
+  return args.map((a) => (typeof a === 'string' ? a : (json(a) ?? String(a)))).join(' ');
 }
 
 /** The rounds of one slog, as their marks are read. */
