@@ -24,6 +24,9 @@ import { PartsTally } from '../common/parts-tally.js';
 import { RoundFilter, type Round, type Rounds } from '../common/rounds.js';
 import { SelectedCranks } from '../common/selected-cranks.js';
 import { CrankSelection, type SelectionSpec } from '../common/selection.js';
+import { GROWTH_READS, GrowthCollector } from '../growth/growth.js';
+import { growthResult, type GrowthResult } from '../growth/growth-result.js';
+import { mergeReads } from '../../scan/reads.js';
 
 /** The method key of syscalls made before any delivery of their crank. */
 export const NO_METHOD = '<none>';
@@ -37,6 +40,11 @@ export interface SideConfig {
   rounds?: Rounds;
   /** Read round marks from the slog's console entries (false when they came from a console log). */
   marksInSlog?: boolean;
+  /**
+   * Follow growth (analyses/growth/) in the same pass: the `growth.*`
+   * metrics. Its reader must read GROWTH_READS too (COMPARE_GROWTH_READS).
+   */
+  growth?: boolean;
 }
 
 export interface SideData {
@@ -56,6 +64,12 @@ export interface SideData {
   parts: CrankPartFigures;
   /** The same per vat: the delivery cranks of each vat. */
   partsByVat: Map<string, CrankPartFigures>;
+  /**
+   * What `slogulate growth` reports of the whole slog (every crank, whatever
+   * the selection and rounds: a c-list is the sum of all that came before);
+   * absent unless the side was read with `growth`.
+   */
+  growth?: GrowthResult;
 }
 
 /** Crank time by part of a group of cranks. */
@@ -201,6 +215,9 @@ class Tee implements CrankSink {
 /** What one side of `compare` reads: the aggregate's fields (syscall names and delivery methods included). */
 export const COMPARE_READS = AGGREGATE_READS;
 
+/** The same, and what growth reads (a side read with `growth`). */
+export const COMPARE_GROWTH_READS = mergeReads(AGGREGATE_READS, GROWTH_READS);
+
 export class CompareSide {
   /** Feed this to a pass (run/analyses.ts). */
   readonly sink: ExecutionSink;
@@ -208,6 +225,9 @@ export class CompareSide {
   private readonly scoped = new ScopedCounts();
   private readonly parts = new PartFigures();
   private readonly blocks: BusyBlocks;
+  /** Sees every entry and crank, before the selection and the rounds. */
+  private readonly growth: GrowthCollector | undefined;
+  private growthResult: GrowthResult | undefined;
   private cranksSeen = 0;
 
   constructor(private readonly config: SideConfig) {
@@ -226,15 +246,26 @@ export class CompareSide {
     this.blocks = new BusyBlocks((crank) => selection.matches(crank));
     const both = new Tee([this.aggregator, scopedFront, this.blocks]);
     const front = config.rounds ? new RoundFilter(config.rounds, both, config.slog, config.marksInSlog ?? true) : both;
+    // Round marks out of place are the RoundFilter's to refuse (--round-marks); growth skips them, as the export does.
+    const growth = config.growth ? new GrowthCollector({ slogName: config.slog, vatNames: config.vatNames, skipBadMarks: true }) : undefined;
+    this.growth = growth;
     this.sink = {
-      entry: (entry, line) => front.entry(entry, line),
+      entry: (entry, line) => {
+        growth?.entry(entry, line);
+        front.entry(entry, line);
+      },
       crank: (crank) => {
         this.cranksSeen += 1;
+        growth?.crank(crank);
         front.crank(crank);
       },
-      spill: (crank) => front.spill?.(crank),
+      spill: (crank) => {
+        growth?.spill(crank);
+        front.spill?.(crank);
+      },
       // Executions a restart abandoned: counted apart by the aggregate (whatever the rounds); they ran in their block.
       abandoned: (crank) => {
+        growth?.abandoned(crank);
         this.aggregator.abandoned(crank);
         this.blocks.abandoned(crank);
       },
@@ -256,6 +287,11 @@ export class CompareSide {
     if (this.config.rounds) data.rounds = this.config.rounds.all;
     const blocks = this.blocks.result();
     if (blocks) data.blocks = blocks;
+    if (this.growth) {
+      // The open round or block ends with the slog (once: result() may be asked again).
+      this.growthResult ??= (this.growth.end(), growthResult(this.growth, this.config.slog));
+      data.growth = this.growthResult;
+    }
     return data;
   }
 }

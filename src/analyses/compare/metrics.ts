@@ -26,6 +26,7 @@
 import type { DurationStats } from '../common/histogram.js';
 import { PARTS, type PartSpec } from '../../model/parts.js';
 import type { DeliveryStats } from '../stats/aggregate.js';
+import type { FigureChange, GrowthResult } from '../growth/growth-result.js';
 import type { BlockFigures } from './block-figures.js';
 import type { CrankPartFigures, SideData } from './compare-side.js';
 
@@ -38,6 +39,7 @@ export type SectionID =
   | 'computronsByVat'
   | 'replays'
   | 'blocks'
+  | 'growth'
   | 'time'
   | 'timeByPart'
   | 'blockTime';
@@ -354,6 +356,49 @@ const BLOCKS: MetricDeclaration[] = [
   perBlock('blocks.time.p95', 'blockTime', { subtype: 'time', stat: 'p95' }, 'time p95', 'µs', (f) => f.time.p95),
 ];
 
+// ---- growth ---------------------------------------------------------------------------
+
+/** The kernel's figures `growth.*` reads, in the order of `slogulate growth`'s kernel table. */
+export const GROWTH_FIGURES = ['clistEntries', 'kernelObjects', 'kernelPromises', 'kpUnresolved'] as const;
+
+/**
+ * The kernel row of a figure as `slogulate growth` reports it: from the
+ * kernel's own kernel-stats entries where the slog has them, else counted
+ * from the c-lists (growth-result.ts); undefined: the side was read without
+ * growth, or has no such figure.
+ */
+export function growthKernelFigure(growth: GrowthResult | undefined, figure: string): FigureChange | undefined {
+  if (!growth) return undefined;
+  const rows = growth.kernel.kernelStats.length ? growth.kernel.kernelStats : growth.kernel.model;
+  return rows.find((c) => c.figure === figure);
+}
+
+/**
+ * `growth.FIGURE`: the kernel's figure's least-squares slope per period
+ * (benchmark round where the slog marks rounds, else chain block), as
+ * `slogulate growth` prints it; the whole slog, whatever the selection.
+ * Undefined for a side without periods (or with one point only).
+ */
+function growthSlope(figure: (typeof GROWTH_FIGURES)[number]): MetricDeclaration {
+  const name = `growth.${figure}`;
+  const refused = `${name} is the kernel's, per round or block: it cannot be scoped by vat or method`;
+  return {
+    name,
+    unit: 'count',
+    sections: ['growth'],
+    label: figure,
+    row: { subtype: figure },
+    // Per period already (a slope), not divided by the round count.
+    perRound: false,
+    whole: (side) => growthKernelFigure(side.growth, figure)?.perPeriod ?? undefined,
+    noVat: refused,
+    noMethod: refused,
+    missing: 'neither slog has benchmark rounds or chain blocks to measure growth over',
+  };
+}
+
+const GROWTH: MetricDeclaration[] = GROWTH_FIGURES.map(growthSlope);
+
 /**
  * Every metric, in the order docs/compare.md and the `--fail-on` grammar list
  * them; within a section, its rows come in this order.
@@ -367,6 +412,7 @@ export const METRIC_DECLARATIONS: readonly MetricDeclaration[] = [
   ...TIME_STATS.map(deliveryTime),
   ...CRANK_PARTS,
   ...BLOCKS,
+  ...GROWTH,
 ];
 
 /** The `.TYPE` of a family's name. */

@@ -139,6 +139,8 @@ const then =
 const VAT: NameColumn = { header: 'vat', shows: 'vat', whole: 'all vats' };
 const METHOD: NameColumn = { header: 'method', shows: 'method' };
 const hasBlocks = (base: SideData, head: SideData): boolean => base.blocks !== undefined || head.blocks !== undefined;
+/** What a side's growth is measured over (`round`, `block`); undefined: no periods. */
+const growthUnit = (side: SideData): string | undefined => side.growth?.unit ?? undefined;
 
 /** Every section, in report order: the deterministic counts first, then the (noisy) times. */
 export const SECTIONS: readonly SectionDeclaration[] = [
@@ -205,6 +207,16 @@ export const SECTIONS: readonly SectionDeclaration[] = [
     shown: hasBlocks,
     columns: [{ header: 'per busy block', shows: 'metric' }],
     perRoundNote: 'per block, not per round',
+  },
+  {
+    id: 'growth',
+    title: 'Growth per round or block (the kernel: slogulate growth)',
+    deterministic: true,
+    unit: 'count',
+    rows: ['whole'],
+    shown: (base, head) => growthUnit(base) !== undefined || growthUnit(head) !== undefined,
+    columns: [{ header: 'growth', shows: 'metric' }],
+    note: 'change per round where a slog marks benchmark rounds, else per block: the least-squares slope slogulate growth prints (docs/growth.md), of the whole slog',
   },
   {
     id: 'time',

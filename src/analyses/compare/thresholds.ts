@@ -2,7 +2,7 @@
  * Regression thresholds for `slogulate compare --fail-on EXPR`:
  *
  *     EXPR   := METRIC [",vat=" VAT] [",method=" METHOD] ":" LIMIT
- *     LIMIT  := "+" NUMBER ["%"]
+ *     LIMIT  := "+" NUMBER ["%"] | "max=" ["-"] NUMBER
  *
  * exactly (docs/compare.md): no spaces around the parts, and the limit's `+`
  * is required (`cranks:5` and `cranks: +0` are refused).
@@ -12,6 +12,9 @@
  * increase of N (in the metric's unit: a count, computrons, or µs for times).
  * Exactly at the limit passes; only going over it fails. A percentage limit on
  * a metric whose base is 0 fails as soon as the head is above 0.
+ *
+ * `max=N` bounds the head's own value, whatever the base's:
+ * `growth.clistEntries:max=0` fails when the head's c-list grows per round.
  *
  * This module parses expressions and evaluates them against base and head
  * values; where the values come from is `MetricLookup` (see compare.ts).
@@ -51,9 +54,11 @@ export interface Scope {
 }
 
 export interface Limit {
-  /** How much the head may exceed the base: a number, or a percentage of the base. */
+  /** How much the head may exceed the base: a number, or a percentage of the base; `absolute`: the most the head may be. */
   amount: number;
   percent: boolean;
+  /** `max=N`: the head's value may be at most `amount`, whatever the base's. */
+  absolute?: boolean;
 }
 
 export interface Threshold {
@@ -82,8 +87,10 @@ export const THRESHOLD_GRAMMAR = [
   `          computrons, time (= time.total), ${TIME_STATS.map((s) => `time.${s}`).join(', ')} (delivery times, µs),`,
   `          time.crank, ${PART_METRICS.slice(0, 4).join(', ')},`,
   `          ${PART_METRICS.slice(4).join(', ')} (crank time by part, µs)`,
-  '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base); the + is required, no spaces',
-  "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'",
+  '          growth.clistEntries, growth.kernelObjects, growth.kernelPromises, growth.kpUnresolved (the kernel\'s, per round or block)',
+  '  LIMIT:  +N (the head may exceed the base by N) or +N% (by N percent of the base); the + is required, no spaces;',
+  '          max=N: the head may be at most N, whatever the base (N may be negative)',
+  "  e.g. 'computrons:+5%'  'syscalls:+0'  'time.p95:+20%'  'deliveries,vat=v9,method=makeInvitation:+0'  'growth.clistEntries:max=0'",
 ].join('\n');
 
 /**
@@ -125,11 +132,16 @@ function metricFrom(text: string): Metric {
 const NUMBER = '(\\d+(?:\\.\\d+)?|\\.\\d+)';
 /** `+N` or `+N%`, nothing else. */
 const LIMIT = new RegExp(`^\\+${NUMBER}(%?)$`);
+/** `max=N`: a bound on the head's own value. */
+const MAX_LIMIT = new RegExp(`^max=(-?)${NUMBER}$`);
 
 function limitFrom(text: string): Limit {
   const m = LIMIT.exec(text);
   if (m) return { amount: Number(m[1]), percent: m[2] === '%' };
+  const max = MAX_LIMIT.exec(text);
+  if (max) return { amount: Number(`${max[1]}${max[2]}`) || 0, percent: false, absolute: true };
   if (!text) throw new ThresholdError('no limit after ":"');
+  if (text.startsWith('max')) throw new ThresholdError(`bad limit "${text}" (write max=N: the most the head may be, a number)`);
   if (text !== text.trim()) throw new ThresholdError(`space around the limit "${text}" (write it as +N or +N%, right after the ":")`);
   if (/^-/.test(text)) throw new ThresholdError(`limit "${text}" is negative (a limit is how much the head may exceed the base)`);
   if (new RegExp(`^${NUMBER}%?$`).test(text)) throw new ThresholdError(`limit "${text}" needs a "+" (+${text}: how much the head may exceed the base)`);
@@ -176,6 +188,7 @@ export function metricKey(metric: { name: string }, scope: Scope = {}): string {
 }
 
 export function limitText(limit: Limit): string {
+  if (limit.absolute) return `max=${limit.amount}`;
   return `+${limit.amount}${limit.percent ? '%' : ''}`;
 }
 
@@ -211,9 +224,10 @@ export function deltaPercent(base: number, head: number): number | null {
 /**
  * Is `head` over the limit? `+N`: head - base > N. `+N%`: head - base > N% of
  * base, computed as (head - base) * 100 > N * base so that a value exactly at
- * the limit is not pushed over it by a division.
+ * the limit is not pushed over it by a division. `max=N`: head > N.
  */
 export function exceeds(base: number, head: number, limit: Limit): boolean {
+  if (limit.absolute) return head > limit.amount;
   const delta = head - base;
   return limit.percent ? delta * 100 > limit.amount * base : delta > limit.amount;
 }
