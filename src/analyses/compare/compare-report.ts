@@ -39,9 +39,15 @@ export function allowEmptyWarning(problem: string): string {
 const left = (header: string): Column => ({ header, align: 'left' });
 const right = (header: string): Column => ({ header, align: 'right' });
 
-/** A count or computrons: whole numbers as they are, per-round averages with two decimals. */
+/**
+ * A count or computrons: whole numbers as they are, per-round averages with
+ * two decimals; a value that is not 0 but would show as 0.00 (a slope of
+ * growth per block: 0.0038) with two significant digits, so that a threshold
+ * it exceeds never shows 0.00.
+ */
 export function numberText(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(2);
+  if (Number.isInteger(n)) return String(n);
+  return Math.abs(n) < 0.005 ? n.toPrecision(2) : n.toFixed(2);
 }
 
 function signed(text: string, n: number): string {

@@ -212,6 +212,14 @@ class Tee implements CrankSink {
   }
 }
 
+/** Round marks read from a benchmark's console log (all known before the slog), marked on growth's own rounds. */
+function markRounds(into: Rounds, from: Rounds): void {
+  for (const r of from.all) {
+    into.noteMark({ benchmark: r.benchmark, round: r.round, edge: 'start', crank: r.start }, 'the console log');
+    if (r.end !== undefined) into.noteMark({ benchmark: r.benchmark, round: r.round, edge: 'end', crank: r.end }, 'the console log');
+  }
+}
+
 /** What one side of `compare` reads: the aggregate's fields (syscall names and delivery methods included). */
 export const COMPARE_READS = AGGREGATE_READS;
 
@@ -248,6 +256,7 @@ export class CompareSide {
     const front = config.rounds ? new RoundFilter(config.rounds, both, config.slog, config.marksInSlog ?? true) : both;
     // Round marks out of place are the RoundFilter's to refuse (--round-marks); growth skips them, as the export does.
     const growth = config.growth ? new GrowthCollector({ slogName: config.slog, vatNames: config.vatNames, skipBadMarks: true }) : undefined;
+    if (growth && config.rounds && config.marksInSlog === false) markRounds(growth.rounds, config.rounds);
     this.growth = growth;
     this.sink = {
       entry: (entry, line) => {
