@@ -19,7 +19,10 @@ import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
-import type { Reads } from '../scan/reads.js';
+import { mergeReads, type Reads } from '../scan/reads.js';
+import { GROWTH_READS, GrowthCollector } from '../analyses/growth/growth.js';
+import { growthResult, type GrowthResult } from '../analyses/growth/growth-result.js';
+import { inputsName } from '../source/inputs.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
 import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult, type PassSeek } from './pass.js';
 import { seekRangeOf } from './pass-seek.js';
@@ -183,19 +186,50 @@ function readingOf<T>(input: AnalysisInput, made: Made<T>): AnalysisReading {
 
 /** `slogulate stats`: the aggregate, with the stalls of more than `stallSeconds` (default 1). */
 export async function statsOf(
-  input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations; stallSeconds?: number },
-): Promise<{ aggregate: SlogAggregate; pass: AnalysisPassResult }> {
-  const { value: aggregator, result } = await restartablePass(
+  input: AnalysisInput & { selection?: SelectionSpec; annotations?: Annotations; stallSeconds?: number; growth?: boolean },
+): Promise<{ aggregate: SlogAggregate; growth?: GrowthResult; pass: AnalysisPassResult }> {
+  const { value, result } = await restartablePass(
     input,
-    AGGREGATE_READS,
+    input.growth ? mergeReads(AGGREGATE_READS, GROWTH_READS) : AGGREGATE_READS,
     () => {
       // Made for each read: a slog read again after a restart finds its stalls once.
       const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames, stallSeconds: input.stallSeconds });
-      return { value: made, sink: made, observe: (entry: SlogEntry, _line: number, place: ModelPlace) => made.observe(entry, place) };
+      // Round marks out of place are skipped: stats has no usage error to give for them.
+      const growth = input.growth ? new GrowthCollector({ slogName: inputsName(input.inputs), vatNames: input.annotations?.vatNames, skipBadMarks: true }) : undefined;
+      const observe = (entry: SlogEntry, line: number, place: ModelPlace): void => {
+        made.observe(entry, place);
+        growth?.observe(entry, line, place);
+      };
+      return { value: { made, growth }, sink: growth ? withGrowth(made, growth) : made, observe };
     },
-    { bigStrings: true },
+    // Growth reads the strings of c-list entries and console lines: none may stay a BigString.
+    { bigStrings: !input.growth },
   );
-  return { aggregate: aggregator.result(), pass: result };
+  if (!value.growth) return { aggregate: value.made.result(), pass: result };
+  value.growth.end();
+  return { aggregate: value.made.result(), growth: growthResult(value.growth, result.name), pass: result };
+}
+
+/** The aggregator, and growth beside it: each told of every entry and crank (growth of every crank, whatever the selection). */
+function withGrowth(made: SlogAggregator, growth: GrowthCollector): ExecutionSink {
+  return {
+    entry: (entry, line) => {
+      made.entry(entry);
+      growth.entry(entry, line);
+    },
+    crank: (crank) => {
+      made.crank(crank);
+      growth.crank(crank);
+    },
+    spill: (crank) => {
+      made.spill(crank);
+      growth.spill(crank);
+    },
+    abandoned: (crank) => {
+      made.abandoned(crank);
+      growth.abandoned(crank);
+    },
+  };
 }
 
 /** `slogulate top`: the rankings. */

@@ -10,6 +10,7 @@ import type { DeliveryStats, SlogAggregate, TimeSpan } from './aggregate.js';
 import type { ReplayStats } from './replays.js';
 import { tableMarkdown, tableText, type Table } from '../common/table.js';
 import { gcTable } from './gc-table.js';
+import { growthTable, type StatsGrowth } from './growth-table.js';
 import { partsByVatTable, partsTable } from './parts-table.js';
 import { snapshotTable } from './snapshot-table.js';
 import { stallsTable } from './stalls-table.js';
@@ -186,14 +187,15 @@ function triggerTable(agg: SlogAggregate): StatsTable {
   };
 }
 
-/** Every table of `slogulate stats`, in print order. */
-export function statsTables(agg: SlogAggregate, slog: string): StatsTable[] {
+/** Every table of `slogulate stats`, in print order; the kernel's growth last, where the slog has rounds or blocks. */
+export function statsTables(agg: SlogAggregate, slog: string, growth?: StatsGrowth): StatsTable[] {
   const tables = [totalsTable(agg, slog), partsTable(agg), syscallTable(agg), deliveryTable(agg, false), deliveryTable(agg, true), vatTable(agg), partsByVatTable(agg)];
   if (agg.deliveriesByTrigger.length) tables.push(triggerTable(agg));
   if (replayedAny(agg) || pagedInAny(agg)) tables.push(pageInTable(agg));
   if (agg.snapshotsByVat.length) tables.push(snapshotTable(agg));
   if (agg.gcByVat.length) tables.push(gcTable(agg));
   if (agg.stalls) tables.push(stallsTable(agg.stalls));
+  if (growth) tables.push(growthTable(growth));
   return tables;
 }
 

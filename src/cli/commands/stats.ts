@@ -2,10 +2,12 @@
  * `slogulate stats [files...]`: tables of syscalls by type, deliveries by vat and
  * by vat+method, and cranks by vat, with totals; where the crank time went
  * (parts, page-ins, heap snapshots, GC, stalls of more than `--gap`
- * seconds); text, markdown or JSON.
+ * seconds); the kernel's growth per round or block (docs/growth.md); text,
+ * markdown or JSON.
  */
 import { Option, type Command } from 'commander';
 import { formatTables, statsTables, type StatsFormat } from '../../analyses/stats/stats.js';
+import { statsGrowth } from '../../analyses/stats/growth-table.js';
 import { annotationOptions, annotationsFrom, gapOption, noCranksWarning, selectionFrom, selectionOptions } from '../common-options.js';
 import { EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
@@ -56,11 +58,15 @@ Examples:
     const out = openOutput(opts.out, { inputs: [...(files.length ? files : ['-']), opts.annotations ?? opts.annot], force: opts.force });
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts, files);
-    const { aggregate: agg, pass } = await passOrFail(statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, ...ANALYSIS_REPORTS, settings: commandSettings() }));
+    const { aggregate: agg, growth: grown, pass } = await passOrFail(
+      statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, growth: true, ...ANALYSIS_REPORTS, settings: commandSettings() }),
+    );
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
-    if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg }, null, 2)}\n`);
+    // The kernel's growth per round or block, where the slog has rounds or blocks (docs/growth.md).
+    const growth = statsGrowth(grown);
+    if (opts.json) out.write(`${JSON.stringify({ slog: pass.name, ...agg, ...(growth ? { growth } : {}) }, null, 2)}\n`);
     // No cranks: the tables still print, with zeros (a script reading them finds them).
-    else out.write(formatTables(statsTables(agg, pass.name), opts.format));
+    else out.write(formatTables(statsTables(agg, pass.name, growth), opts.format));
     await out.close();
     process.exitCode = EXIT_OK;
   });
