@@ -202,8 +202,8 @@ export async function statsOf(
       };
       return { value: { made, growth }, sink: growth ? withGrowth(made, growth) : made, observe };
     },
-    // Growth reads the strings of c-list entries and console lines: none may stay a BigString.
-    { bigStrings: !input.growth },
+    // Growth reads krefs, methods and round marks (short strings), never a big line's arguments: they may stay BigStrings.
+    { bigStrings: true },
   );
   if (!value.growth) return { aggregate: value.made.result(), pass: result };
   value.growth.end();
