@@ -19,6 +19,7 @@
  * benchmark prints it before the round runs); a mark that arrives too late is
  * an error rather than a silently wrong count. Memory: one record per round.
  */
+import { BigString } from '../../scan/big-string.js';
 import { forwardSpill, type CrankSink } from '../../model/assembler.js';
 import type { Crank } from '../../model/crank.js';
 import { json } from '../../scan/deep-json.js';
@@ -58,7 +59,9 @@ export function consoleText(entry: SlogEntry): string | undefined {
   const args = (entry as ConsoleEntry).args;
   if (!Array.isArray(args)) return undefined;
   // json(): a value nested deeper than JSON.stringify's stack goes (JSON.parse reads it) is written all the same.
-  return args.map((a) => (typeof a === 'string' ? a : (json(a) ?? String(a)))).join(' ');
+  // A big line's string kept as a BigString (stats, which reads marks for growth) is read by its head: a mark
+  // is a short line of its own, and the whole text would be as big as the string.
+  return args.map((a) => (typeof a === 'string' ? a : a instanceof BigString ? a.head : (json(a) ?? String(a)))).join(' ');
 }
 
 /** The rounds of one slog, as their marks are read. */
