@@ -165,6 +165,14 @@ describe('compare: growth per benchmark round (a-local-3 with round marks)', () 
     expect(below.stdout).toMatch(new RegExp(`^growth\\.clistEntries .* max=${Math.floor(s)} +EXCEEDED$`, 'm'));
   });
 
+  it('a side without rounds or blocks counts as 0, and stderr says so', async () => {
+    const r = await runInProcess(['compare', '--fail-on', 'growth.clistEntries:max=0', base, slogPath('a-local-3')]);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe(
+      `slogulate: --fail-on 'growth.clistEntries:max=0': head ${slogPath('a-local-3')} has no benchmark rounds or chain blocks to measure growth over: its growth counts as 0\n`,
+    );
+  });
+
   it('refuses a scope, and a malformed max= (exit 2)', async () => {
     const runs = await Promise.all([
       runInProcess(['compare', '--fail-on', 'growth.clistEntries,vat=v1:max=0', base, head]),
