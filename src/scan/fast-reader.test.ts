@@ -48,6 +48,8 @@ const CONSUMERS: Record<string, Reads> = {
   aggregate: AGGREGATE_READS,
   top: TOP_READS,
   growth: GROWTH_READS,
+  // compare and stats read growth's fields in the aggregate's pass.
+  'aggregate and growth': mergeReads(AGGREGATE_READS, GROWTH_READS),
   export: EXPORT_READS,
   report: REPORT_READS,
   'report series': SERIES_READS,
