@@ -30,7 +30,7 @@ import type { Annotations } from '../../model/annotations.js';
 import type { CrankSink } from '../../model/assembler.js';
 import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
 import { crankStartTime, syscallName } from '../../model/crank.js';
-import type { CrankStartEntry, SlogEntry } from '../../scan/entry-types.js';
+import type { CrankStartEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
 import { VatNames } from '../../model/vats.js';
 import { messageMethargs } from '../../scan/message.js';
 import { READ_ALL } from '../../scan/reads.js';
@@ -152,6 +152,8 @@ export class TraceWriter implements CrankSink {
   private readonly flowStarts = new WeakMap<Cause, FlowStart>();
   /** The crank whose syscalls are being put in flight (CauseFinder.crank), if drawn. */
   private sending: Drawn | undefined;
+  /** The XS heap counts of the live deliveries seen since the last crank ended (a crank has a few). */
+  private heaps: { crankNum: number | undefined; count: number; time: unknown }[] = [];
   /** Was the last crank drawn, or none ended yet (a kernel-stats entry then is drawn too)? */
   private lastDrawn = true;
   /** Counts, for the caller's report. */
@@ -188,6 +190,11 @@ export class TraceWriter implements CrankSink {
     if (this.base === undefined && typeof entry.time === 'number' && Number.isFinite(entry.time)) this.base = entry.time;
     this.causes.entry(entry);
     if (entry.type === 'kernel-stats' && this.lastDrawn) this.kernelStats(entry);
+    if (entry.type === 'deliver-result') {
+      const result = entry as DeliverResultEntry;
+      const count = result.replay === true ? undefined : result.dr?.[2]?.currentHeapCount;
+      if (typeof count === 'number' && Number.isFinite(count)) this.heaps.push({ crankNum: result.crankNum, count, time: result.time });
+    }
   }
 
   entry(): void {
@@ -238,6 +245,7 @@ export class TraceWriter implements CrankSink {
   /** A crank ends: its slices, then its cause's arrow (its own sends and resolves are put in flight after it is drawn). */
   crank(crank: Crank): void {
     const drawn = this.draw(crank);
+    this.heaps = [];
     this.lastDrawn = drawn !== undefined;
     this.sending = drawn;
     const found = this.causes.crank(crank);
@@ -292,9 +300,11 @@ export class TraceWriter implements CrankSink {
     const first = spill?.name ?? this.firstLine(crank, from) ?? messageText(this.nameCtx, crank.start);
     const name = crank.again ? `${first} (again after restart)` : first;
     this.event({ name, cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
-    const heap = crank.deliverResult?.dr?.[2]?.currentHeapCount;
-    if (label !== undefined && typeof heap === 'number' && Number.isFinite(heap)) {
-      this.event({ name: `XS heap ${label}`, cat: 'heap', ph: 'C', ts: us(end), pid: TRACE_PID, tid, args: { currentHeapCount: heap } });
+    // Each live delivery's heap (a crank may hold several: a delivery and its vat's bringOutYourDead).
+    for (const heap of label === undefined ? [] : this.heaps) {
+      if (heap.crankNum !== crank.crankNum) continue;
+      const ts = us(Math.max(this.ns(heap.time) ?? end, start));
+      this.event({ name: `XS heap ${label}`, cat: 'heap', ph: 'C', ts, pid: TRACE_PID, tid, args: { currentHeapCount: heap.count } });
     }
     return { crankNum: crank.crankNum, tid, start };
   }
