@@ -156,6 +156,22 @@ describe.each(Object.keys(SLOGS))('trace flow arrows of %s', (name) => {
   });
 });
 
+describe('trace flow arrows of a selection', () => {
+  it('--cranks: an arrow only where both its cranks are drawn', async () => {
+    const file = join(dir, 'selected.json');
+    const r = await runInProcess(['trace', '--cranks', '30-120', SLOGS['a-local-3'] as string, '-o', file]);
+    expect(r.status, r.stderr).toBe(0);
+    const events = (JSON.parse(readFileSync(file, 'utf8')) as { traceEvents: Ev[] }).traceEvents;
+    const inRange = (n: number): boolean => n >= 30 && n <= 120;
+    const loop = loopCauses(SLOGS['a-local-3'] as string).causes.filter(
+      (c) => (c.kind === 'send' || c.kind === 'resolve') && inRange(c.crank) && inRange(c.causeCrank),
+    );
+    expect(loop.length).toBeGreaterThan(0);
+    expect(events.filter((e) => e.ph === 's').length).toBe(loop.length);
+    expect(events.filter((e) => e.ph === 'f').length).toBe(loop.length);
+  });
+});
+
 describe('trace flow arrows in Chromium', () => {
   it("the chain-A trace parses in the project's headless Chromium, with no errors", async () => {
     const { text, events } = await traceOf('chain-A');
