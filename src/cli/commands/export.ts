@@ -36,9 +36,9 @@ interface ExportCliOptions {
 
 /**
  * `--tables deliveries,cranks` (those only), `--tables all`, `--tables
- * +clist,growth` (the default ones and these): the opt-in tables (clist,
- * growth) cost the export much of its time, so they are written only when
- * named.
+ * +clist,growth` (the default ones and these): the opt-in tables
+ * (messages, clist, growth) cost the export much of its time, so they are
+ * written only when named.
  */
 export function parseTables(value: string): readonly AnyTableDef[] {
   const text = value.trim();
@@ -115,7 +115,7 @@ export function register(program: Command): Command {
     .addOption(
       new Option('--tables <names>', 'the tables to write, comma-separated; +NAMES: the default ones and these; all: every one')
         .argParser(parseTables)
-        .default(DEFAULT_TABLES, 'all but clist,growth'),
+        .default(DEFAULT_TABLES, 'all but messages,clist,growth'),
     )
     .option('-q, --quiet', 'print nothing when done');
   for (const opt of selectionOptions()) cmd.addOption(opt);
@@ -126,9 +126,9 @@ Each table is a folder of the dataset, one sub-folder per input slog
 (hive partitioning): DIR/deliveries/source=chain.slog/part-0.parquet.
 Tables: deliveries, syscalls, cranks (with where each crank's time went:
 page-in, vat, syscalls, pipe, snapshot, kernel), blocks, runs, snapshots
-(heap snapshots saved and loaded), stalls (gaps over --gap seconds), vats,
-messages (what queued each delivery); and, only when named in --tables
-(they cost the export much of its time), clist (c-list entries, from the
+(heap snapshots saved and loaded), stalls (gaps over --gap seconds), vats;
+and, only when named in --tables (they cost the export much of its time),
+messages (what queued each delivery), clist (c-list entries, from the
 crank they came in to the one they left) and growth (per vat per round or
 block). With --format sqlite, --to names one database file (tables
 delivery, syscall, crank, block, run, snapshot, stall, vat, message,
@@ -142,7 +142,7 @@ Examples:
   slogulate export chain.slog --to chain-tables
   slogulate export node1/*.slog.gz --to fleet --source-prefix node1-
   slogulate export chain.slog --format sqlite --to chain.sqlite
-  slogulate export chain.slog --tables +clist,growth --to chain-tables
+  slogulate export chain.slog --tables +messages,clist,growth --to chain-tables
   slogulate export --blocks 100-120 chain.slog --to blocks-100-120`,
   );
   cmd.action(async (files: string[], _opts: ExportCliOptions, command: Command) => {

@@ -29,6 +29,7 @@ export const messages: TableDef<MessageRow> = {
   name: 'messages',
   sqliteName: 'message',
   reads: CAUSE_READS,
+  optIn: true,
   doc: 'one row per message and notification a vat received, with the syscall that queued it (docs/why.md)',
   columns: [
     { name: 'sendCrank', type: 'BIGINT', nullable: true, doc: 'the crank whose syscall queued it (a notification: the resolving crank); null when no crank of the slog did (`cause`)' },
