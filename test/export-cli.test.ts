@@ -82,7 +82,7 @@ describe('query', () => {
     const stalls = loopStalls(slogEntries(slogPath('a-local-3')), 1).length;
     expect(stalls).toBeGreaterThan(0);
     expect(exported.stdout).toMatch(
-      new RegExp(`: deliveries ${local.get('deliver')}, syscalls ${local.get('syscall')}, cranks ${local.get('crank-start')}, stalls ${stalls}, vats \\d+, messages \\d+, clist \\d+ \\(csv, 1 slog\\)\\n$`),
+      new RegExp(`: deliveries ${local.get('deliver')}, syscalls ${local.get('syscall')}, cranks ${local.get('crank-start')}, stalls ${stalls}, vats \\d+ \\(csv, 1 slog\\)\\n$`),
     );
     const sql = 'SELECT source, count(*) AS deliveries, sum(computrons) AS computrons FROM deliveries GROUP BY source ORDER BY source';
     const text = await runInProcess(['query', sql, dir, slogPath('a-xs-3')]);

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportPass as makeExportPass } from '../src/run/export.js';
 
 const exportPass = makeExportPass();
+import { TABLES } from '../src/export/tables/index.js';
 import { exportSlogs } from '../src/export/export.js';
 import { ExportError, MANIFEST, TargetWriteError } from '../src/export/target.js';
 import type { ExportFormat } from '../src/export/writers/writer.js';
@@ -36,7 +37,7 @@ const fresh = (): string => {
 
 const SLOG = slogPath('b-local-5');
 const run = (to: string, options: { inputs?: string[]; format?: ExportFormat; replace?: boolean; sourcePrefix?: string } = {}) =>
-  exportSlogs({ inputs: options.inputs ?? [SLOG], to, format: options.format ?? 'csv', replace: options.replace, sourcePrefix: options.sourcePrefix, pass: exportPass });
+  exportSlogs({ inputs: options.inputs ?? [SLOG], to, format: options.format ?? 'csv', replace: options.replace, sourcePrefix: options.sourcePrefix, pass: exportPass, tables: TABLES });
 
 /** Every path under `dir`, relative, sorted. */
 const tree = (dir: string): string[] => (readdirSync(dir, { recursive: true }) as string[]).sort();

@@ -15,6 +15,7 @@ import { emptyAnnotations } from '../src/model/annotations.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import { ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
+import { csvRows } from './csv-rows.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const CHAIN_A = join(REAL, 'chain-A.slog');
@@ -23,35 +24,6 @@ const B_LOCAL = slogPath('b-local-5');
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-sel-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A CSV file's records (quoted cells with commas, quotes and newlines). */
-function csvRecords(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}
 
 /** A table of a CSV export: its header and rows (every part file under DIR/TABLE, in name order). */
 function table(dir: string, name: string): { header: string[]; rows: string[][] } {
@@ -67,7 +39,7 @@ function table(dir: string, name: string): { header: string[]; rows: string[][] 
   let header: string[] = [];
   const rows: string[][] = [];
   for (const f of files) {
-    const [h, ...rest] = csvRecords(readFileSync(f, 'utf8'));
+    const [h, ...rest] = csvRows(readFileSync(f, 'utf8'));
     header = h ?? header;
     rows.push(...rest);
   }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 import { runMain } from './run-main.js';
+import { csvRows } from './csv-rows.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-syscall-names-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,32 +41,3 @@ it('chain-A: every device call, live or replayed, is an invoke row; no callNow r
   expect(count('invoke', 'false')).toBe(live);
   expect(count('invoke', 'true')).toBe(replayed);
 });
-
-/** RFC 4180 rows: quoted cells may hold commas, quotes (doubled) and line ends. */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i += 1) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i += 1;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (c === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-    } else if (c !== '\r') cell += c;
-  }
-  if (cell !== '' || row.length) rows.push([...row, cell]);
-  return rows;
-}

@@ -80,8 +80,18 @@ function checkFormat(trace: { traceEvents: TraceEvent[]; displayTimeUnit?: strin
     expect(typeof e.name).toBe('string');
     expect(Number.isInteger(e.pid)).toBe(true);
     expect(Number.isInteger(e.tid)).toBe(true);
-    expect(['X', 'M']).toContain(e.ph);
-    if (e.ph === 'X') {
+    expect(['X', 'M', 's', 'f', 'C']).toContain(e.ph);
+    if (e.ph === 's' || e.ph === 'f') {
+      // A flow event: an id, a category and a time; the end binds to its enclosing slice.
+      expect(Number.isInteger((e as { id?: unknown }).id)).toBe(true);
+      expect(e.cat).toBe('flow');
+      expect(Number.isFinite(e.ts)).toBe(true);
+      if (e.ph === 'f') expect((e as { bp?: unknown }).bp).toBe('e');
+    } else if (e.ph === 'C') {
+      // A counter: numeric args at a time.
+      expect(Number.isFinite(e.ts)).toBe(true);
+      for (const v of Object.values(e.args ?? {})) expect(Number.isFinite(v)).toBe(true);
+    } else if (e.ph === 'X') {
       expect(typeof e.cat).toBe('string');
       expect(Number.isFinite(e.ts)).toBe(true);
       expect(Number.isFinite(e.dur)).toBe(true);
@@ -97,8 +107,9 @@ function checkFormat(trace: { traceEvents: TraceEvent[]; displayTimeUnit?: strin
     }
   }
   for (const e of trace.traceEvents) {
-    if (e.ph !== 'X') continue;
+    if (e.ph === 'M') continue;
     expect(processNames.has(e.pid)).toBe(true);
+    if (e.ph === 'C') continue;
     expect(threadNames.has(`${e.pid}/${e.tid}`)).toBe(true);
   }
 }

@@ -13,7 +13,9 @@ import type { SlogEntry } from '../scan/entry-types.js';
 import type { SelectionSpec } from '../analyses/common/selection.js';
 import { RowExtractor } from './extract.js';
 import type { AnyTableDef } from './schema.js';
-import { TABLES } from './tables/index.js';
+import type { Reads } from '../scan/reads.js';
+import { exportReads } from './reads.js';
+import { DEFAULT_TABLES } from './tables/index.js';
 import { ExportError, isStopping, MANIFEST, prepareTarget, sourceNames, type PreparedTarget } from './target.js';
 import { csvDataset } from './writers/csv.js';
 import { parquetDataset, type ParquetOptions } from './writers/parquet.js';
@@ -29,7 +31,8 @@ export type SlogPass = (
   file: string | undefined,
   sink: CrankSink,
   afterBatch: () => Promise<void> | void,
-  observe?: EntryObserver,
+  observe: EntryObserver | undefined,
+  reads: Reads,
 ) => Promise<{ name: string }>;
 
 export interface ExportRequest {
@@ -43,7 +46,7 @@ export interface ExportRequest {
   /** Put before every source name (a node's name, when exports of several nodes will be merged). */
   sourcePrefix?: string;
   pass: SlogPass;
-  /** Default: every table (tables/index.ts). */
+  /** Default: every table but the opt-in ones (tables/index.ts, DEFAULT_TABLES). */
   tables?: readonly AnyTableDef[];
   parquet?: ParquetOptions;
   /** The stalls table's threshold: more than this many seconds between two consecutive entries (default STALL_SECONDS, 1). */
@@ -96,7 +99,7 @@ async function openDataset(format: ExportFormat, root: string, tables: readonly 
 }
 
 export async function exportSlogs(request: ExportRequest): Promise<ExportSummary> {
-  const tables = request.tables ?? TABLES;
+  const tables = request.tables ?? DEFAULT_TABLES;
   const inputs: Array<string | undefined> = request.inputs.length ? [...request.inputs] : [undefined];
   const names = sourceNames(inputs, request.sourcePrefix ?? '');
   const target: PreparedTarget = prepareTarget(request.to, request.format === 'sqlite' ? 'file' : 'dir', {
@@ -139,7 +142,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
         // A signal came: the pass ends here (its handler ends the process once the export's work has stopped).
         if (isStopping()) throw new ExportError('stopped', false);
       };
-      const run = await request.pass(inputs[i], extractor, afterBatch, extractor.observe);
+      const run = await request.pass(inputs[i], extractor, afterBatch, extractor.observe, exportReads(tables));
       extractor.end();
       await writer.close();
       for (const c of counters) rows[c.table] = c.rows;

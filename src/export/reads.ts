@@ -1,14 +1,15 @@
 /**
  * What the export's tables read of crank entries (scan/reads.ts), beside
- * what the crank model reads anyway: each delivery's and syscall's
- * arguments in kernel space (`kd`, `ksc`), or in vat space for a replay
- * that has only those, for their targets, methods and result promises
- * (fields.ts); and what the `clist` and `growth` tables read (GROWTH_READS:
- * the c-list entries, a message's vat-space target, a delivery's metering).
+ * what the crank model reads anyway: what every table reads (each
+ * delivery's and syscall's arguments in kernel space, `kd`, `ksc`, or in
+ * vat space for a replay that has only those, for their targets, methods
+ * and result promises: fields.ts), and each written table's own
+ * (TableDef.reads: the `messages` table's causes, the `clist` and `growth`
+ * tables' c-lists, messages' vat-space targets and metering).
  */
-import { CAUSE_READS } from '../analyses/why/cause-finder.js';
-import { GROWTH_READS } from '../analyses/growth/growth.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
+import type { AnyTableDef } from './schema.js';
+import { TABLES } from './tables/index.js';
 
 const TABLE_READS: Reads = {
   'crank-start': ['messageType', 'messageHead', 'crankType', 'time'],
@@ -20,5 +21,12 @@ const TABLE_READS: Reads = {
   clist: [],
 };
 
-/** The tables' own reads, the `messages` table's causes (analyses/why/cause-finder.ts), and the `clist` and `growth` tables' (analyses/growth/growth.ts). */
-export const EXPORT_READS: Reads = mergeReads(mergeReads(TABLE_READS, CAUSE_READS), GROWTH_READS);
+/** What an export of `tables` reads. */
+export function exportReads(tables: readonly AnyTableDef[]): Reads {
+  let reads = TABLE_READS;
+  for (const table of tables) if (table.reads !== undefined) reads = mergeReads(reads, table.reads);
+  return reads;
+}
+
+/** What an export of every table reads (the byte reader's tests read with it). */
+export const EXPORT_READS: Reads = exportReads(TABLES);

@@ -12,6 +12,7 @@
 import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import type { ModelPlace } from '../model/assembler.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
+import type { Reads } from '../scan/reads.js';
 import type { VatNames } from '../model/vats.js';
 
 /**
@@ -118,6 +119,10 @@ export interface TableDef<Row> {
    * cranks. The other tables are the slog's, whole, whatever the selection.
    */
   ofCranks?: true;
+  /** What its rows read beyond what every table reads (export/reads.ts): read only when it is written. */
+  reads?: Reads;
+  /** Written only when asked for (`export --tables`): what it reads costs the export much of its time. */
+  optIn?: true;
 }
 
 /** Any table (the registry's element type: each table's own row type is its own business). */

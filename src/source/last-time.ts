@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { withoutCr } from './lines.js';
-import { describe, InputError, isGzipMagic } from './open.js';
+import { describe, InputError, isGzipMagic, openToRead } from './open.js';
 
 const WINDOW = 64 << 10;
 
@@ -63,12 +63,7 @@ function* linesBackward(fd: number, size: number): Generator<Buffer> {
  * Throws InputError when the file cannot be opened or read.
  */
 export function lastTimeOf(path: string): number | undefined | NoTail {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw new InputError(path, describe(err));
-  }
+  const fd = openToRead(path);
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { cannot: st.isDirectory() ? 'a folder' : 'not a regular file' };

@@ -89,6 +89,15 @@ export function isGzipMagic(bytes: Uint8Array): boolean {
 }
 
 /** A file-system error as a user reads it: `no such file`, `permission denied`... */
+/** The file at `path` opened for reading (its descriptor); an InputError naming it when it cannot be. */
+export function openToRead(path: string): number {
+  try {
+    return openSync(path, 'r');
+  } catch (err) {
+    throw new InputError(path, describe(err));
+  }
+}
+
 export function describe(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
   switch (code) {
@@ -277,12 +286,7 @@ async function* failuresNamed(name: string, stream: AsyncIterable<Buffer>): Asyn
 
 /** Opens a path: a regular file, or a pipe, device or socket (read as a stream). Throws InputError. */
 export async function openPath(path: string): Promise<SlogSource> {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw new InputError(path, describe(err));
-  }
+  const fd = openToRead(path);
   let regular: boolean;
   let fifo: boolean;
   let size: number;

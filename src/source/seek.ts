@@ -29,7 +29,7 @@
  * `path` names a regular file that is not written to meanwhile.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { describe, InputError, type SlogSource } from './open.js';
+import { describe, InputError, openToRead, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
 
 /** What a seek selects by: crank numbers, chain block heights, or the time a crank started. */
@@ -532,12 +532,7 @@ function checkCrankStarts(file: File, start: number, end: number, range: SeekRan
 
 /** How many lines begin before the line start `at` of the file at `path` (its `\n`s before it). Throws InputError. */
 function countLinesBefore(path: string, at: number): number {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw new InputError(path, describe(err));
-  }
+  const fd = openToRead(path);
   try {
     const file = new File(fd);
     const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
@@ -724,12 +719,7 @@ function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
 
 /** The bytes `start` to `end` of the file at `path`, as a source: read synchronously, in order. Throws InputError. */
 export function openRange(path: string, start: number, end: number): SlogSource {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (err) {
-    throw new InputError(path, describe(err));
-  }
+  const fd = openToRead(path);
   let read = 0;
   function* chunks(): Generator<Buffer> {
     const buf = Buffer.allocUnsafe(RANGE_CHUNK);

@@ -7,6 +7,16 @@
  * no vat) on a kernel track (tid 0).
  * Computrons, syscall counts and times go in the slices' args.
  *
+ * Flow arrows (`s` on the sending syscall's slice, `f` bound to the enclosing
+ * delivery slice) join each `send` syscall to the delivery it queued and
+ * each `resolve` to the notifies it queued, by the causes of `why`
+ * (analyses/why/cause-finder.ts): an arrow is written when its delivery
+ * ends, and only what is still in flight is kept (the start of each queued
+ * send or resolve, weakly held by its cause). Counter tracks (`C`): each
+ * vat's XS heap (its deliveries' `currentHeapCount`) and the kernel-stats
+ * gauges (each key with an `Up` companion: kernelObjects, clistEntries,
+ * runQueueLength...).
+ *
  * Events are written as each crank ends, never gathered: a slog of any size
  * streams through. A crank's syscall slices come before its own slice; a
  * crank of many syscalls writes them as it goes (it spills them,
@@ -20,10 +30,12 @@ import type { Annotations } from '../../model/annotations.js';
 import type { CrankSink } from '../../model/assembler.js';
 import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
 import { crankStartTime, syscallName } from '../../model/crank.js';
-import type { CrankStartEntry, SlogEntry } from '../../scan/entry-types.js';
+import type { CrankStartEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
 import { VatNames } from '../../model/vats.js';
 import { messageMethargs } from '../../scan/message.js';
 import { READ_ALL } from '../../scan/reads.js';
+import type { Cause } from '../why/cause.js';
+import { CauseFinder } from '../why/cause-finder.js';
 import { RenderContext } from '../../render/context.js';
 import { crankVatName, entryLines } from '../../render/crank-text.js';
 import { KernelLines } from '../../render/kernel-lines.js';
@@ -40,14 +52,32 @@ export const KERNEL_TID = 0;
 export interface TraceEvent {
   name: string;
   cat?: string;
-  /** `X` complete slice, `M` metadata. */
-  ph: 'X' | 'M';
+  /** `X` complete slice, `M` metadata, `s`/`f` flow start/end, `C` counter. */
+  ph: 'X' | 'M' | 's' | 'f' | 'C';
   /** Microseconds. */
   ts?: number;
   dur?: number;
   pid: number;
   tid: number;
   args?: Record<string, unknown>;
+  /** A flow's id: its `s` and `f` share it (and `cat` and `name`). */
+  id?: number;
+  /** `e`: the flow end binds to the slice enclosing its `ts` (the delivery's). */
+  bp?: 'e';
+}
+
+/** Where a flow arrow starts: a drawn send or resolve syscall slice. */
+interface FlowStart {
+  tid: number;
+  /** µs */
+  ts: number;
+}
+
+/** A drawn crank: its track and where its slice starts, ns. */
+interface Drawn {
+  crankNum: number;
+  tid: number;
+  start: number;
 }
 
 export interface TraceConfig {
@@ -116,9 +146,20 @@ export class TraceWriter implements CrankSink {
   private readonly otherTids = new Map<string, number>();
   /** The open crank, once it spilled: what its spills wrote and found. */
   private spilled: SpilledCrank | undefined;
+  /** The causes of deliveries, for the flow arrows. */
+  private readonly causes: CauseFinder;
+  /** Each send or resolve in flight whose syscall slice was drawn: where its arrow starts (weak: gone when its cause is). */
+  private readonly flowStarts = new WeakMap<Cause, FlowStart>();
+  /** The crank whose syscalls are being put in flight (CauseFinder.crank), if drawn. */
+  private sending: Drawn | undefined;
+  /** The XS heap counts of the live deliveries seen since the last crank ended (a crank has a few). */
+  private heaps: { crankNum: number | undefined; count: number; time: unknown }[] = [];
+  /** Was the last crank drawn, or none ended yet (a kernel-stats entry then is drawn too)? */
+  private lastDrawn = true;
   /** Counts, for the caller's report. */
   cranks = 0;
   syscalls = 0;
+  flows = 0;
 
   constructor(private readonly config: TraceConfig) {
     this.vats = new VatNames(config.annotations.vatNames);
@@ -133,6 +174,7 @@ export class TraceWriter implements CrankSink {
     this.kernel = new KernelLines(this.nameCtx);
     this.write = config.write;
     this.selectCrank = config.selectCrank;
+    this.causes = new CauseFinder({ queued: (cause) => this.queued(cause), left: () => undefined });
   }
 
   /** Opens the file and names the process and the kernel track. */
@@ -146,6 +188,13 @@ export class TraceWriter implements CrankSink {
   observe(entry: SlogEntry): void {
     this.vats.observe(entry);
     if (this.base === undefined && typeof entry.time === 'number' && Number.isFinite(entry.time)) this.base = entry.time;
+    this.causes.entry(entry);
+    if (entry.type === 'kernel-stats' && this.lastDrawn) this.kernelStats(entry);
+    if (entry.type === 'deliver-result') {
+      const result = entry as DeliverResultEntry;
+      const count = result.replay === true ? undefined : result.dr?.[2]?.currentHeapCount;
+      if (typeof count === 'number' && Number.isFinite(count)) this.heaps.push({ crankNum: result.crankNum, count, time: result.time });
+    }
   }
 
   entry(): void {
@@ -160,6 +209,7 @@ export class TraceWriter implements CrankSink {
    * known by then).
    */
   spill(crank: Crank): void {
+    this.causes.spill(crank);
     let spill = this.spilled;
     if (spill?.crank !== crank) {
       spill = {
@@ -192,18 +242,30 @@ export class TraceWriter implements CrankSink {
     }
   }
 
+  /** A crank ends: its slices, then its cause's arrow (its own sends and resolves are put in flight after it is drawn). */
   crank(crank: Crank): void {
+    const drawn = this.draw(crank);
+    this.heaps = [];
+    this.lastDrawn = drawn !== undefined;
+    this.sending = drawn;
+    const found = this.causes.crank(crank);
+    this.sending = undefined;
+    if (drawn && found) this.flow(found.cause, drawn);
+  }
+
+  /** The crank's slices; where its slice is, undefined when not drawn. */
+  private draw(crank: Crank): Drawn | undefined {
     const spill = this.spilled?.crank === crank ? this.spilled : undefined;
     this.spilled = undefined;
-    if (spill ? !spill.drawn : this.selectCrank && !this.selectCrank(crank)) return;
+    if (spill ? !spill.drawn : this.selectCrank && !this.selectCrank(crank)) return undefined;
     const start = spill?.start ?? this.ns(crankStartTime(crank));
-    if (start === undefined) return;
+    if (start === undefined) return undefined;
     const last = crank.finish ? crank.finish.time : later(lastTime(crank), spill?.last);
     let end = Math.max(start, this.ns(last) ?? start);
     this.cranks += 1;
     if (crank.crankType === 'routing') {
       this.routingSlice(crank, start, end);
-      return;
+      return { crankNum: crank.crankNum, tid: KERNEL_TID, start };
     }
     // A delivery crank that reached no vat is kernel work.
     const vatID = crank.vatID;
@@ -219,9 +281,10 @@ export class TraceWriter implements CrankSink {
     }
     end = Math.max(end, syscallEnd);
     const args: Record<string, unknown> = { crank: crank.crankNum };
+    let label: string | undefined;
     if (vatID !== undefined) {
       const vatName = crankVatName(this.ctx, crank);
-      const label = `${vatID} ${vatName}`;
+      label = `${vatID} ${vatName}`;
       if (this.named.get(tid) !== label) this.nameTrack(tid, label, tid);
       args.vat = vatID;
       args.vatName = vatName;
@@ -237,6 +300,44 @@ export class TraceWriter implements CrankSink {
     const first = spill?.name ?? this.firstLine(crank, from) ?? messageText(this.nameCtx, crank.start);
     const name = crank.again ? `${first} (again after restart)` : first;
     this.event({ name, cat: 'crank', ph: 'X', ts: us(start), dur: us(end - start), pid: TRACE_PID, tid, args });
+    // Each live delivery's heap (a crank may hold several: a delivery and its vat's bringOutYourDead).
+    for (const heap of label === undefined ? [] : this.heaps) {
+      if (heap.crankNum !== crank.crankNum) continue;
+      const ts = us(Math.max(this.ns(heap.time) ?? end, start));
+      this.event({ name: `XS heap ${label}`, cat: 'heap', ph: 'C', ts, pid: TRACE_PID, tid, args: { currentHeapCount: heap.count } });
+    }
+    return { crankNum: crank.crankNum, tid, start };
+  }
+
+  /** A send or resolve of the crank being drawn is put in flight: where its arrow will start (at its syscall slice's start). */
+  private queued(cause: Cause): void {
+    const sending = this.sending;
+    if (!sending || sending.crankNum !== cause.crank || (cause.kind !== 'send' && cause.kind !== 'resolve')) return;
+    const at = this.ns(cause.time);
+    this.flowStarts.set(cause, { tid: sending.tid, ts: us(Math.max(at ?? sending.start, sending.start)) });
+  }
+
+  /** The arrow from a drawn delivery's cause, when that is a drawn send or resolve, to the delivery's slice. */
+  private flow(cause: Cause, delivery: Drawn): void {
+    const from = this.flowStarts.get(cause);
+    if (!from) return;
+    this.flows += 1;
+    const id = this.flows;
+    const name = cause.kind;
+    this.event({ name, cat: 'flow', ph: 's', id, ts: from.ts, pid: TRACE_PID, tid: from.tid });
+    this.event({ name, cat: 'flow', ph: 'f', bp: 'e', id, ts: us(delivery.start), pid: TRACE_PID, tid: delivery.tid });
+  }
+
+  /** A kernel-stats entry's gauges (each key with an `Up` companion), a counter track each. */
+  private kernelStats(entry: SlogEntry): void {
+    const stats = (entry as { stats?: unknown }).stats;
+    const at = this.ns(entry.time);
+    if (at === undefined || stats === null || typeof stats !== 'object') return;
+    const values = stats as Record<string, unknown>;
+    for (const [key, value] of Object.entries(values)) {
+      if (typeof value !== 'number' || !Number.isFinite(value) || !(`${key}Up` in values)) continue;
+      this.event({ name: key, cat: 'kernel-stats', ph: 'C', ts: us(at), pid: TRACE_PID, tid: KERNEL_TID, args: { value } });
+    }
   }
 
   /** Closes the file. */

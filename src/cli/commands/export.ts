@@ -6,6 +6,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { exportSlogs, type ExportSummary, type SlogPass } from '../../export/export.js';
+import type { AnyTableDef } from '../../export/schema.js';
+import { DEFAULT_TABLES, TABLES, tableNamed } from '../../export/tables/index.js';
 import { ExportError, isStopping, stopUnfinished, TargetWriteError } from '../../export/target.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../../export/writers/writer.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
@@ -29,12 +31,35 @@ interface ExportCliOptions {
   vat?: string[];
   since?: string;
   until?: string;
+  tables: readonly AnyTableDef[];
+}
+
+/**
+ * `--tables deliveries,cranks` (those only), `--tables all`, `--tables
+ * +clist,growth` (the default ones and these): the opt-in tables
+ * (messages, clist, growth) cost the export much of its time, so they are
+ * written only when named.
+ */
+export function parseTables(value: string): readonly AnyTableDef[] {
+  const text = value.trim();
+  if (text === 'all') return TABLES;
+  const adding = text.startsWith('+');
+  const names = (adding ? text.slice(1) : text).split(',').map((n) => n.trim()).filter((n) => n !== '');
+  if (names.length === 0) throw new InvalidArgumentError(`no table named: give some of ${TABLES.map((t) => t.name).join(', ')}, or all`);
+  const chosen = new Set<AnyTableDef>(adding ? DEFAULT_TABLES : []);
+  for (const name of names) {
+    const table = tableNamed(name);
+    if (table === undefined) throw new InvalidArgumentError(`no table "${name}": the tables are ${TABLES.map((t) => t.name).join(', ')} (or all)`);
+    chosen.add(table);
+  }
+  // In the registry's order, whatever order they were named in.
+  return TABLES.filter((t) => chosen.has(t));
 }
 
 /** The export's pass on the command line, one for the whole command: bad lines reported, a pass that cannot go on as one line. */
 export function cliExportPass(): SlogPass {
   const pass = exportPass(reportBadLine, commandSettings());
-  return (file, sink, afterBatch, observe) => passOrFail(pass(file, sink, afterBatch, observe));
+  return (file, sink, afterBatch, observe, reads) => passOrFail(pass(file, sink, afterBatch, observe, reads));
 }
 
 /**
@@ -87,6 +112,11 @@ export function register(program: Command): Command {
     .option('--replace', 'replace an earlier export at --to (only a slogulate export, or a SQLite file)')
     .option('--source-prefix <prefix>', 'put before every source name (say a node\'s name, to merge exports of several nodes)')
     .addOption(gapOption())
+    .addOption(
+      new Option('--tables <names>', 'the tables to write, comma-separated; +NAMES: the default ones and these; all: every one')
+        .argParser(parseTables)
+        .default(DEFAULT_TABLES, 'all but messages,clist,growth'),
+    )
     .option('-q, --quiet', 'print nothing when done');
   for (const opt of selectionOptions()) cmd.addOption(opt);
   cmd.addHelpText(
@@ -96,10 +126,14 @@ Each table is a folder of the dataset, one sub-folder per input slog
 (hive partitioning): DIR/deliveries/source=chain.slog/part-0.parquet.
 Tables: deliveries, syscalls, cranks (with where each crank's time went:
 page-in, vat, syscalls, pipe, snapshot, kernel), blocks, runs, snapshots
-(heap snapshots saved and loaded), stalls (gaps over --gap seconds), vats.
-With --format sqlite, --to names one database file (tables delivery,
-syscall, crank, block, run, snapshot, stall, vat, and views named as
-above). The columns: docs/export.md.
+(heap snapshots saved and loaded), stalls (gaps over --gap seconds), vats;
+and, only when named in --tables (they cost the export much of its time),
+messages (what queued each delivery), clist (c-list entries, from the
+crank they came in to the one they left) and growth (per vat per round or
+block). With --format sqlite, --to names one database file (tables
+delivery, syscall, crank, block, run, snapshot, stall, vat, message,
+clist_entry, vat_growth, and views named as above). The columns:
+docs/export.md.
 A selection (--cranks, --blocks, --since, --until, --vat) keeps the rows of
 the selected cranks in cranks, deliveries and syscalls (each row as the
 whole export has it); blocks, runs, snapshots, stalls and vats are the whole
@@ -108,6 +142,7 @@ Examples:
   slogulate export chain.slog --to chain-tables
   slogulate export node1/*.slog.gz --to fleet --source-prefix node1-
   slogulate export chain.slog --format sqlite --to chain.sqlite
+  slogulate export chain.slog --tables +messages,clist,growth --to chain-tables
   slogulate export --blocks 100-120 chain.slog --to blocks-100-120`,
   );
   cmd.action(async (files: string[], _opts: ExportCliOptions, command: Command) => {
@@ -124,6 +159,7 @@ Examples:
         replace: opts.replace,
         sourcePrefix: opts.sourcePrefix,
         pass: cliExportPass(),
+        tables: opts.tables,
         stallSeconds: opts.gap,
         selection,
       });

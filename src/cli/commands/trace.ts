@@ -49,7 +49,9 @@ export function register(program: Command): Command {
 Open the file at https://ui.perfetto.dev (or chrome://tracing). Each vat is a
 track; each delivery crank a slice named by its first line, with its syscalls
 nested inside; routing cranks are on the kernel track. Slice args hold the
-crank number, syscall count and time, and computrons.
+crank number, syscall count and time, and computrons. Arrows join each send
+and resolve syscall to the delivery it queued; counter tracks hold each vat's
+XS heap and the kernel-stats gauges.
 Examples:
   slogulate trace chain.slog -o trace.json
   slogulate trace --cranks 7215-7495 --vat zoe chain.slog.gz -o round1.json`,

@@ -7,6 +7,7 @@
  * abandoned are left out: the kernel did not commit them.
  */
 import type { AliveEntry } from '../../analyses/growth/clist-model.js';
+import { GROWTH_READS } from '../../analyses/growth/growth.js';
 import type { ExportContext, TableDef } from '../schema.js';
 import { growthFeed } from './growth-feed.js';
 
@@ -43,6 +44,8 @@ function clistRow(ctx: ExportContext, vatID: string, kref: string, e: AliveEntry
 export const clist: TableDef<ClistRow> = {
   name: 'clist',
   sqliteName: 'clist_entry',
+  reads: GROWTH_READS,
+  optIn: true,
   doc: "one row per vat c-list entry, from the crank it came in to the crank it left (as `slogulate growth` rebuilds the c-lists from the kernel's `clist` entries; docs/growth.md)",
   columns: [
     { name: 'vatID', type: 'VARCHAR', nullable: false, doc: 'the vat whose c-list holds it' },

@@ -8,6 +8,7 @@
  * c-lists). A slog without round marks or blocks has no rows.
  */
 import { figureKey, splitKey, type Figures, type PeriodRow } from '../../analyses/growth/periods.js';
+import { GROWTH_READS } from '../../analyses/growth/growth.js';
 import type { ExportContext, TableDef } from '../schema.js';
 import { growthFeed } from './growth-feed.js';
 
@@ -92,6 +93,8 @@ function rowsOf(ctx: ExportContext, unit: string, index: number, row: PeriodRow,
 export const growth: TableDef<GrowthRow> = {
   name: 'growth',
   sqliteName: 'vat_growth',
+  reads: GROWTH_READS,
+  optIn: true,
   doc: 'one row per vat (and one for the kernel) per benchmark round, else chain block: what `slogulate growth` measures (docs/growth.md)',
   columns: [
     { name: 'unit', type: 'VARCHAR', nullable: false, doc: '`round` or `block`' },

@@ -18,6 +18,9 @@ import { vats } from './vats.js';
 
 export const TABLES: readonly AnyTableDef[] = [deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages, clist, growth];
 
+/** What `export` writes unless told otherwise (`--tables`): every table but the opt-in ones. */
+export const DEFAULT_TABLES: readonly AnyTableDef[] = TABLES.filter((t) => t.optIn !== true);
+
 export function tableNamed(name: string): AnyTableDef | undefined {
   return TABLES.find((t) => t.name === name);
 }

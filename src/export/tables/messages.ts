@@ -7,7 +7,7 @@
  * streams, keeping only what is in flight; a crank a restart ran again
  * counts once, as it ran the second time.
  */
-import { CauseFinder } from '../../analyses/why/cause-finder.js';
+import { CAUSE_READS, CauseFinder } from '../../analyses/why/cause-finder.js';
 import type { TableDef } from '../schema.js';
 
 export interface MessageRow {
@@ -28,6 +28,8 @@ export interface MessageRow {
 export const messages: TableDef<MessageRow> = {
   name: 'messages',
   sqliteName: 'message',
+  reads: CAUSE_READS,
+  optIn: true,
   doc: 'one row per message and notification a vat received, with the syscall that queued it (docs/why.md)',
   columns: [
     { name: 'sendCrank', type: 'BIGINT', nullable: true, doc: 'the crank whose syscall queued it (a notification: the resolving crank); null when no crank of the slog did (`cause`)' },
