@@ -55,7 +55,7 @@ function slope(ys: readonly number[]): number {
 }
 
 async function statsJson(path: string): Promise<StatsJson> {
-  const r = await runInProcess(['stats', '--json', path]);
+  const r = await runInProcess(['stats', '--growth', '--json', path]);
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout) as StatsJson;
 }
@@ -80,7 +80,7 @@ describe('stats: the kernel\'s growth', () => {
     }
     const fromGrowth = await growthKernel(CHAIN_A);
     expect(kernel).toEqual(FIGURES.map((name) => fromGrowth.find((f) => f.figure === name)));
-    const text = await runInProcess(['stats', CHAIN_A]);
+    const text = await runInProcess(['stats', '--growth', CHAIN_A]);
     expect(text.stdout).toContain('Growth per block (the kernel, from its kernel-stats entries; 170 blocks):');
     const c = plain.clistEntries as number[];
     expect(text.stdout).toMatch(new RegExp(`^clistEntries +${c[0]} +${c.at(-1)} +0 +0\\.0$`, 'm'));
@@ -100,10 +100,12 @@ describe('stats: the kernel\'s growth', () => {
     expect(json.growth).toMatchObject({ unit: 'round', periods: 3, source: 'c-list model' });
     const fromGrowth = await growthKernel(marked);
     expect(json.growth?.kernel).toEqual(FIGURES.map((name) => fromGrowth.find((f) => f.figure === name)));
-    const text = (await runInProcess(['stats', marked])).stdout;
+    const text = (await runInProcess(['stats', '--growth', marked])).stdout;
     expect(text).toContain('Growth per round (the kernel, counted from the c-lists; 3 rounds):');
     const plain = await statsJson(slogPath('a-local-3'));
     expect(plain.growth).toBeUndefined();
     expect((await runInProcess(['stats', slogPath('a-local-3')])).stdout).not.toContain('Growth per');
+    // Without --growth, not followed at all: not on a chain slog either.
+    expect((await runInProcess(['stats', CHAIN_A])).stdout).not.toContain('Growth per');
   });
 });

@@ -7,7 +7,7 @@
  */
 import type { Readable } from 'node:stream';
 import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses/stats/aggregate.js';
-import { COMPARE_GROWTH_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare/compare-side.js';
+import { COMPARE_GROWTH_READS, COMPARE_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare/compare-side.js';
 import type { SelectionSpec } from '../analyses/common/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top/top.js';
 import { TRACE_READS } from '../analyses/trace/trace.js';
@@ -251,8 +251,9 @@ export async function topOf(
 }
 
 /**
- * One side of `slogulate compare`, growth followed in the same pass (the
- * `growth.*` metrics). `wrap` may put a sink in front (to turn
+ * One side of `slogulate compare`, growth followed in the same pass when
+ * the side asks (`side.growth`: the `growth.*` metrics; what it reads costs
+ * the pass some 15%). `wrap` may put a sink in front (to turn
  * its errors into the command's). Per benchmark round, the side's `rounds`
  * take the marks as the slog is read, once: that pass holds cranks where a
  * restart may be instead of starting over.
@@ -261,15 +262,16 @@ export async function compareSideOf(
   input: AnalysisInput & { side: SideConfig; wrap?: (sink: ExecutionSink) => ExecutionSink },
 ): Promise<{ data: SideData; pass: AnalysisPassResult }> {
   const make = (): { value: CompareSide; sink: ExecutionSink } => {
-    const side = new CompareSide({ ...input.side, growth: true });
+    const side = new CompareSide(input.side);
     return { value: side, sink: input.wrap ? input.wrap(side.sink) : side.sink };
   };
+  const reads = input.side.growth ? COMPARE_GROWTH_READS : COMPARE_READS;
   if (input.side.rounds) {
     const { value, sink } = make();
-    const result = await pass(input, COMPARE_GROWTH_READS, sink);
+    const result = await pass(input, reads, sink);
     return { data: value.result(), pass: result };
   }
-  const { value: side, result } = await restartablePass(input, COMPARE_GROWTH_READS, make, { bigStrings: false });
+  const { value: side, result } = await restartablePass(input, reads, make, { bigStrings: false });
   return { data: side.result(), pass: result };
 }
 

@@ -27,6 +27,7 @@ import { SUMMARIES } from './summaries.js';
 
 interface CompareCliOptions {
   format: CompareFormat;
+  growth?: boolean;
   failOn?: string[];
   cranks?: string;
   blocks?: string;
@@ -98,6 +99,8 @@ interface SideArgs {
   rounds: Rounds | undefined;
   selection: SelectionSpec;
   vatNames: ReadonlyMap<string, string>;
+  /** Follow growth in the pass (the growth.* metrics). */
+  growth: boolean;
 }
 
 /** A side as read: its figures, and how many of its lines were slog entries. */
@@ -112,7 +115,7 @@ async function readSide(args: SideArgs): Promise<SideRead> {
   const rounds = args.rounds;
   const side = compareSideOf({
     inputs: [args.file],
-    side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined },
+    side: { slog, selection: args.selection, vatNames: args.vatNames, rounds, marksInSlog: args.log === undefined, growth: args.growth },
     wrap: (sink) => new MarkErrors(sink),
     ...ANALYSIS_REPORTS,
     settings: args.settings,
@@ -200,6 +203,7 @@ export function register(program: Command): Command {
     .option('--base-log <file>', "read the base's round marks from the benchmark's console output (implies --round-marks)")
     .option('--head-log <file>', "read the head's round marks from the benchmark's console output (implies --round-marks)")
     .option('--changed', 'text and markdown: leave out count rows that did not change')
+    .option('--growth', "also the kernel's growth per round or block (growth.* metrics; implied by a --fail-on growth.*)")
     .option('--allow-empty', 'compare a side without deliveries, or mostly not slog entries (an error otherwise: exit 2)')
     .option('--time-rows <n>', 'text and markdown: entries of the time tables (vat+method; vat), largest first (0: all)', parseNonNegativeInt, 10)
 ;
@@ -233,7 +237,9 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts);
     const perRound = opts.roundMarks === true || opts.baseLog !== undefined || opts.headLog !== undefined;
-    const common = { selection, vatNames: annotations.vatNames, settings: commandSettings() };
+    // Growth is followed when asked, or when a threshold reads it: what it reads costs each side's pass some 15%.
+    const growth = opts.growth === true || thresholds.some((t) => t.metric.kind === 'growth');
+    const common = { selection, vatNames: annotations.vatNames, settings: commandSettings(), growth };
     const baseRounds = await roundsOf(perRound, opts.baseLog);
     const headRounds = await roundsOf(perRound, opts.headLog);
     const [baseRead, headRead] = await Promise.all([

@@ -18,6 +18,7 @@ import { commandSettings } from '../../run/pass-settings.js';
 
 interface StatsCliOptions {
   json?: boolean;
+  growth?: boolean;
   format: StatsFormat;
   cranks?: string;
   blocks?: string;
@@ -36,7 +37,8 @@ export function register(program: Command): Command {
     .argument('[files...]', 'the slog (files read in order as one slog, folders of per-block files); - or nothing reads stdin')
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'))
-    .addOption(gapOption());
+    .addOption(gapOption())
+    .option('--growth', "also the kernel's growth per round or block (docs/growth.md; reads more of each line: some 15% slower)");
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   for (const opt of outputOptions()) cmd.addOption(opt);
@@ -59,7 +61,7 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts, files);
     const { aggregate: agg, growth: grown, pass } = await passOrFail(
-      statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, growth: true, ...ANALYSIS_REPORTS, settings: commandSettings() }),
+      statsOf({ inputs: files, selection, annotations, stallSeconds: opts.gap, growth: opts.growth === true, ...ANALYSIS_REPORTS, settings: commandSettings() }),
     );
     if (agg.cranks.selected === 0) warn(noCranksWarning(pass.name, selection, agg.selection));
     // The kernel's growth per round or block, where the slog has rounds or blocks (docs/growth.md).
