@@ -15,9 +15,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
 import { ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
+import { gaugesAtBlockEnds, KERNEL_FIGURES, slope } from './growth-oracle.js';
 
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
-const FIGURES = ['clistEntries', 'kernelObjects', 'kernelPromises', 'kpUnresolved'] as const;
+const FIGURES = KERNEL_FIGURES;
 const ROUNDS: Array<[number, number]> = [
   [20, 80],
   [81, 160],
@@ -27,34 +28,7 @@ const ROUNDS: Array<[number, number]> = [
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-compare-growth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The least-squares slope of values at x = 0, 1, 2... (a plain formula, apart from analyses/growth/series.ts). */
-function slope(ys: readonly number[]): number {
-  const n = ys.length;
-  const mx = (n - 1) / 2;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let sxy = 0;
-  let sxx = 0;
-  ys.forEach((y, x) => {
-    sxy += (x - mx) * (y - my);
-    sxx += (x - mx) ** 2;
-  });
-  return sxy / sxx;
-}
 
-/** The kernel's own gauges at the end of each committed block (the bootstrap block's finish, each commit-block-finish): the last kernel-stats before it. */
-function kernelStatsAtBlockEnds(path: string): Record<string, number[]> {
-  const out: Record<string, number[]> = Object.fromEntries(FIGURES.map((f) => [f, []]));
-  let last: Record<string, number> = {};
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { type: string; stats?: Record<string, number> };
-    if (e.type === 'kernel-stats' && e.stats) last = e.stats;
-    if (e.type === 'cosmic-swingset-bootstrap-block-finish' || e.type === 'cosmic-swingset-commit-block-finish') {
-      for (const f of FIGURES) out[f]?.push(last[f] as number);
-    }
-  }
-  return out;
-}
 
 /** `extra` c-list imports into vat v6 written just before the crank-finish of each crank named. */
 function withImports(text: string, extra: ReadonlyMap<number, number>): string {
@@ -90,7 +64,7 @@ async function growthSlopes(path: string): Promise<Record<string, number>> {
 
 describe('compare: growth per block (chain-A, the kernel\'s kernel-stats)', () => {
   it('each figure is the slope of the kernel\'s gauges at block ends; max=0 fails exactly where that slope is above 0', async () => {
-    const plain = kernelStatsAtBlockEnds(CHAIN_A);
+    const plain = gaugesAtBlockEnds(CHAIN_A);
     const fromGrowth = await growthSlopes(CHAIN_A);
     const gates = FIGURES.map((f) => `growth.${f}:max=0`);
     const { json, status } = await compareJson([...gates.flatMap((g) => ['--fail-on', g]), CHAIN_A, CHAIN_A]);

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
+import { gaugesAtBlockEnds, KERNEL_FIGURES, slope } from './growth-oracle.js';
 
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
-const FIGURES = ['clistEntries', 'kernelObjects', 'kernelPromises', 'kpUnresolved'] as const;
+const FIGURES = KERNEL_FIGURES;
 
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-stats-growth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -29,30 +30,7 @@ interface StatsJson {
   growth?: { unit: string; periods: number; source: string; kernel: Figure[] };
 }
 
-/** The kernel's own gauges at each committed block's end: the last kernel-stats before it. */
-function gaugesAtBlockEnds(path: string): Record<string, number[]> {
-  const out: Record<string, number[]> = Object.fromEntries(FIGURES.map((f) => [f, []]));
-  let last: Record<string, number> = {};
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { type: string; stats?: Record<string, number> };
-    if (e.type === 'kernel-stats' && e.stats) last = e.stats;
-    if (e.type === 'cosmic-swingset-bootstrap-block-finish' || e.type === 'cosmic-swingset-commit-block-finish') for (const f of FIGURES) out[f]?.push(last[f] as number);
-  }
-  return out;
-}
 
-function slope(ys: readonly number[]): number {
-  const mx = (ys.length - 1) / 2;
-  const my = ys.reduce((a, b) => a + b, 0) / ys.length;
-  let sxy = 0;
-  let sxx = 0;
-  ys.forEach((y, x) => {
-    sxy += (x - mx) * (y - my);
-    sxx += (x - mx) ** 2;
-  });
-  return sxy / sxx;
-}
 
 async function statsJson(path: string): Promise<StatsJson> {
   const r = await runInProcess(['stats', '--growth', '--json', path]);
