@@ -100,6 +100,7 @@ async function openDataset(format: ExportFormat, root: string, tables: readonly 
 
 export async function exportSlogs(request: ExportRequest): Promise<ExportSummary> {
   const tables = request.tables ?? DEFAULT_TABLES;
+  const reads = exportReads(tables);
   const inputs: Array<string | undefined> = request.inputs.length ? [...request.inputs] : [undefined];
   const names = sourceNames(inputs, request.sourcePrefix ?? '');
   const target: PreparedTarget = prepareTarget(request.to, request.format === 'sqlite' ? 'file' : 'dir', {
@@ -142,7 +143,7 @@ export async function exportSlogs(request: ExportRequest): Promise<ExportSummary
         // A signal came: the pass ends here (its handler ends the process once the export's work has stopped).
         if (isStopping()) throw new ExportError('stopped', false);
       };
-      const run = await request.pass(inputs[i], extractor, afterBatch, extractor.observe, exportReads(tables));
+      const run = await request.pass(inputs[i], extractor, afterBatch, extractor.observe, reads);
       extractor.end();
       await writer.close();
       for (const c of counters) rows[c.table] = c.rows;

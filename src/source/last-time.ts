@@ -7,7 +7,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { withoutCr } from './lines.js';
-import { describe, InputError, isGzipMagic, openToRead } from './open.js';
+import { describe, InputError, isGzipMagic, openToRead, readFullyAt } from './open.js';
 
 const WINDOW = 64 << 10;
 
@@ -37,12 +37,7 @@ function* linesBackward(fd: number, size: number): Generator<Buffer> {
   const buf = Buffer.allocUnsafe(WINDOW);
   while (pos > 0) {
     const from = Math.max(0, pos - WINDOW);
-    let got = 0;
-    while (got < pos - from) {
-      const n = readSync(fd, buf, got, pos - from - got, from + got);
-      if (n === 0) break;
-      got += n;
-    }
+    const got = readFullyAt(fd, buf.subarray(0, pos - from), from);
     const win = Buffer.from(buf.subarray(0, got));
     let end = win.length;
     for (let nl = win.lastIndexOf(10, end - 1); nl >= 0; nl = end > 0 ? win.lastIndexOf(10, end - 1) : -1) {

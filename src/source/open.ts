@@ -89,6 +89,17 @@ export function isGzipMagic(bytes: Uint8Array): boolean {
 }
 
 /** A file-system error as a user reads it: `no such file`, `permission denied`... */
+/** Reads into all of `buf` from byte `pos` of the file `fd`, or up to its end: how many bytes came (a read may give fewer than asked). */
+export function readFullyAt(fd: number, buf: Uint8Array, pos: number): number {
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, pos + got);
+    if (n === 0) break;
+    got += n;
+  }
+  return got;
+}
+
 /** The file at `path` opened for reading (its descriptor); an InputError naming it when it cannot be. */
 export function openToRead(path: string): number {
   try {

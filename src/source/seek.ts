@@ -29,7 +29,7 @@
  * `path` names a regular file that is not written to meanwhile.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { describe, InputError, openToRead, type SlogSource } from './open.js';
+import { describe, InputError, openToRead, readFullyAt, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
 
 /** What a seek selects by: crank numbers, chain block heights, or the time a crank started. */
@@ -146,12 +146,7 @@ class File {
   read(pos: number, length: number, count: 'probed' | 'searched' = 'probed', into?: Buffer): Buffer {
     const want = Math.max(0, Math.min(length, this.size - pos));
     const buf = into === undefined ? Buffer.allocUnsafe(want) : into.subarray(0, want);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(this.fd, buf, got, buf.length - got, pos + got);
-      if (n === 0) break;
-      got += n;
-    }
+    const got = readFullyAt(this.fd, buf, pos);
     this[count] += got;
     return buf.subarray(0, got);
   }

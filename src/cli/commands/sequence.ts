@@ -19,7 +19,7 @@ import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
-import { runKeyFrom, runRoot } from './why.js';
+import { blocksRoot, runKeyFrom, runRoot } from './why.js';
 
 interface SequenceOptions {
   cranks?: string;
@@ -43,10 +43,7 @@ function rootFrom(opts: SequenceOptions): TreeRoot {
   if (given !== 1) throw new CliError('give one selection: --cranks LIST, --blocks LIST, --run HEIGHT/RUN or --why CRANK', EXIT_USAGE);
   if (opts.why !== undefined) return { crank: opts.why };
   if (opts.run !== undefined) return runRoot(runKeyFrom(opts.run));
-  if (opts.blocks !== undefined) {
-    const blocks = rangesFrom('--blocks', opts.blocks, 'block');
-    return { select: (_n, _run, height) => height !== undefined && inRanges(blocks, height) };
-  }
+  if (opts.blocks !== undefined) return blocksRoot(rangesFrom('--blocks', opts.blocks, 'block'));
   const cranks = rangesFrom('--cranks', opts.cranks as string, 'crank');
   const last = Math.max(...cranks.map((r) => r.to));
   return { select: (n) => inRanges(cranks, n), over: (n) => n > last };

@@ -5,7 +5,7 @@
  * (src/analyses/why/, docs/why.md).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { inRanges } from '../../analyses/common/selection.js';
+import { inRanges, type CrankRange } from '../../analyses/common/selection.js';
 import type { TreeRoot } from '../../analyses/why/forward.js';
 import { summaryOf } from '../../analyses/why/forward.js';
 import { chainLines, summaryLines, treeLines } from '../../analyses/why/why-text.js';
@@ -56,6 +56,11 @@ export function runRoot(key: string): TreeRoot {
   };
 }
 
+/** The delivery cranks of these blocks' runs (`--blocks`). */
+export function blocksRoot(blocks: readonly CrankRange[]): TreeRoot {
+  return { select: (_n, _run, height) => height !== undefined && inRanges(blocks, height) };
+}
+
 /** The crank argument, or (with --run or --blocks) the first file. */
 function crankAndFiles(crank: string | undefined, files: string[], opts: WhyOptions): { crank: number | undefined; files: string[] } {
   const chosen = opts.run !== undefined || opts.blocks !== undefined;
@@ -89,7 +94,7 @@ export async function whyCommand(crankArg: string | undefined, fileArgs: string[
         ? { crank }
         : runKey !== undefined
           ? runRoot(runKey)
-          : { select: (_n, _key, height) => height !== undefined && blocks !== undefined && inRanges(blocks, height) };
+          : blocksRoot(blocks ?? []);
     const { trees, pass } = await passOrFail(forwardTreesOf({ ...input, root }));
     if (!trees.size) {
       const what = crank !== undefined ? `crank ${crank} is not a delivery crank of` : `no delivery crank of ${opts.run !== undefined ? `run ${opts.run}` : `blocks ${opts.blocks}`} is in`;
