@@ -41,6 +41,29 @@ describe('bad lines', () => {
     expectSameText(r.stdout, referenceText('b-local-5', 'default'));
   });
 
+  it('--strict judges every byte of a line: damage after the last field a render reads fails it too', async () => {
+    // A control byte inside crank-finish's activityhash: the byte reader
+    // stops before it (the render reads crankNum, crankType and the time at
+    // the tail), so without --strict the line is an entry; JSON.parse
+    // refuses it, and --strict reads every line with JSON.parse.
+    const text = readSlog('a-local-3').toString('utf8').split('\n');
+    const at = text.findIndex((l) => l.startsWith('{"type":"crank-finish"') && l.includes('"crankNum":5,'));
+    expect(at).toBeGreaterThan(0);
+    const damaged = [...text];
+    damaged[at] = damaged[at]!.replace('"activityhash":"', '"activityhash":"\u0001');
+    expect(() => JSON.parse(damaged[at]!)).toThrow();
+    const f = join(tmp, 'damaged-tail.slog');
+    writeFileSync(f, damaged.join('\n'));
+    const lenient = await runCli([f]);
+    expect(lenient.status).toBe(0);
+    expect(lenient.stderr).toBe('');
+    for (const args of [['--strict', f], ['trace', '--strict', '-o', join(tmp, 'damaged.json'), f]]) {
+      const strict = await runCli(args);
+      expect(strict.status).toBe(1);
+      expect(strict.stderr).toMatch(new RegExp(`^slogulate: ${f}:${at + 1}: not JSON: Bad control character`));
+    }
+  });
+
   it('a truncated last line (a live file) is reported as such', async () => {
     const text = readSlog('a-local-3').toString('utf8');
     const cut = join(tmp, 'cut.slog');

@@ -9,7 +9,7 @@ import type { Output } from './output.js';
 import { openOutput, outputOptions } from './output-file.js';
 import { renderSlog } from '../run/render.js';
 import { passOrFail, reportBadLine } from './slog-pass.js';
-import { commandSettings } from '../run/pass-settings.js';
+import { commandSettings, strictSettings } from '../run/pass-settings.js';
 import { terminalOptions, TerminalSession, type TerminalCliOptions } from './terminal.js';
 import { watchRender } from './watch.js';
 
@@ -105,8 +105,7 @@ async function render(files: string[], opts: RenderCliOptions, out: Output): Pro
         out: await terminal.textOut(out),
         onBadLine: reportBadLine,
         onOpen: (source) => terminal.opened(source, out),
-        // --strict judges every line: a seek would not read those outside the selection (run/pass-seek.ts).
-        settings: opts.strict ? { ...commandSettings(), seek: false } : commandSettings(),
+        settings: opts.strict ? strictSettings(commandSettings()) : commandSettings(),
         ...terminal.runHooks(out), // afterBatch: backpressure and progress (and a flush per batch with --follow)
       }),
     );

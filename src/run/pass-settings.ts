@@ -42,6 +42,17 @@ export function commandSettings(s: Switches = switches()): PassSettings {
   return { ...settingsFrom(s), heap };
 }
 
+/**
+ * `--strict`'s: every line judged whole, so that a damaged one fails the run.
+ * The byte reader leaves unchecked the bytes after the last field a command
+ * reads (docs/architecture.md, "What the fast path checks"), and a seek
+ * leaves out the lines outside the selection: so every line is read, with
+ * JSON.parse.
+ */
+export function strictSettings(settings: PassSettings): PassSettings {
+  return { ...settings, path: 'plain', seek: false };
+}
+
 /** The settings a run/ entry point reads with: the caller's (else the switches'), on the path the caller asks for, if it asks. */
 export function settingsFor(caller: { settings?: PassSettings; path?: ReadPath }): PassSettings {
   const settings = caller.settings ?? settingsFrom();

@@ -15,7 +15,7 @@ import { tracePass } from '../../run/analyses.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
-import { commandSettings } from '../../run/pass-settings.js';
+import { commandSettings, strictSettings } from '../../run/pass-settings.js';
 
 interface TraceCliOptions {
   out?: string;
@@ -94,7 +94,7 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
           },
           afterBatch: () => out.drained(),
           onBadLine: reportBadLine,
-          settings: commandSettings(),
+          settings: opts.strict ? strictSettings(commandSettings()) : commandSettings(),
         },
         trace,
         (entry) => trace.observe(entry),
