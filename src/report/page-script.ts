@@ -8,7 +8,7 @@
  * `charts`, one per chart: its id, title, `note` (drawn under it), `stacked` (crank time by part), points (x values given to
  * uPlot), lines, drawnSeries (uPlot's series: x, each line, and its
  * minimum and maximum when a point covers several buckets), and `draws`
- * (how many times uPlot drew it), `yMax` (the top of its y axis as drawn); and `zoom()`,
+ * (how many times uPlot drew it), `yMax` (the top of its y axis as drawn), `xRange` (its x axis's as drawn); and `zoom()`,
  * each chart's x range shown (the charts that share the run's x axis; a
  * chart with its own, the growth chart, is in `charts` with its `axis`).
  *
@@ -211,7 +211,7 @@ export const PAGE_SCRIPT = String.raw`
         { size: 64, values: function (u, splits) { return splits.map(function (v) { return tickText(chart.unit, v); }); } },
       ],
       cursor: { sync: { key: ownAxis ? 'slog-' + chart.id : 'slog' }, drag: { x: true, y: false } },
-      hooks: { draw: [function (u) { info.draws += 1; info.yMax = u.scales.y ? u.scales.y.max : null; }], setScale: ownAxis ? [] : [syncZoom] },
+      hooks: { draw: [function (u) { info.draws += 1; info.yMax = u.scales.y ? u.scales.y.max : null; info.xRange = [u.scales.x.min, u.scales.x.max]; }], setScale: ownAxis ? [] : [syncZoom] },
     };
     var u = new uPlot(opts, data, box);
     if (chart.note) {

@@ -56,8 +56,9 @@ export interface ReportRequest {
   selection?: SelectionSpec;
   /**
    * What grows too (side.ts; a section of the page, and the `growth.*`
-   * thresholds): what growth reads costs each pass some 15%, so it is
-   * followed when asked, and whenever a threshold reads it.
+   * thresholds): following it costs the report's pass about half its CPU
+   * again (docs/performance.md), so it is followed when asked, and
+   * whenever a threshold reads it.
    */
   growth?: boolean;
 }

@@ -67,8 +67,8 @@ cranks in the figures, rankings and charts; the summary still counts every
 crank and the slog's wall span, so every line is read (no seek). With
 --compare, times back from the end (10m) are not taken: give a time.
 --growth adds what grows (as slogulate growth prints it, of every crank
-whatever the selection); it costs the pass some 15%, so it is off unless
-asked, or a --fail-on growth.* reads it.
+whatever the selection); it costs the pass about half its CPU again, so it
+is off unless asked, or a --fail-on growth.* reads it.
 Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
 Examples:
   slogulate report chain.slog -o report.html
