@@ -4,10 +4,12 @@
  * each vat's alive c-list (the exact set of (kref, vref) pairs, and the
  * count per kind) equals what a plain loop over the JSON lines makes of the
  * kernel's own `clist` entries: import/export adds, drop removes, a
- * terminated vat's vat-cleanup-complete removes all, a message delivered to
- * an export the c-list lacks proves an entry made before the slog (a static
- * vat's root, exported at kernel start); of a crank a restart ran again,
- * the last execution counts. Where a slog has `kernel-stats` entries, each
+ * terminated vat's vat-cleanup-complete removes all, the bootstrap message
+ * names each static vat's root (its o+0, exported when the kernel made the
+ * vat, before the slog), a message delivered to an export the c-list lacks
+ * proves an entry made before the slog; of a crank a restart ran again,
+ * the last execution counts. At the end of chain-A and chain-bot, the
+ * c-lists' count is the kernel's own clistEntries. Where a slog has `kernel-stats` entries, each
  * block's change of the kernel's gauges equals what those entries say.
  * Hand-made lines for the edges: a drop of an entry never added, a slog cut
  * inside a crank, a terminated vat, an aborted crank, round marks.
@@ -78,12 +80,46 @@ async function eachEntry(path: string, each: (e: Entry) => void): Promise<void> 
 type Op = { vat: string; add?: [string, string]; drop?: string; clear?: true };
 
 /**
+ * The roots a bootstrap message names (`bootstrap(vats, devices)`): each
+ * static vat's name and the kref in the slot its entry of `vats` refers
+ * to; none for another message. Today's message (`methargs`, a smallcaps
+ * body: `"$3.Alleged: root"`) or 2021's (`method`, and `args` whose legacy
+ * body refers to slots as `{"@qclass":"slot","index":3}`).
+ */
+function bootstrapRoots(msg: Entry | undefined): Array<[string, string]> {
+  let method: unknown;
+  let vats: unknown;
+  let slots: unknown[] = [];
+  if (msg?.methargs) {
+    const body = String(msg.methargs.body);
+    const parsed = JSON.parse(body.startsWith('#') ? body.slice(1) : body) as unknown[];
+    [method] = parsed;
+    vats = (parsed[1] as unknown[] | undefined)?.[0];
+    slots = msg.methargs.slots;
+  } else if (msg?.args) {
+    method = msg.method;
+    const body = String(msg.args.body);
+    vats = (JSON.parse(body.startsWith('#') ? body.slice(1) : body) as unknown[])[0];
+    slots = msg.args.slots;
+  }
+  if (method !== 'bootstrap' || vats === null || typeof vats !== 'object') return [];
+  const out: Array<[string, string]> = [];
+  for (const [name, ref] of Object.entries(vats as Record<string, unknown>)) {
+    const index = typeof ref === 'string' ? Number(/^\$(\d+)/.exec(ref)?.[1]) : Number((ref as { index?: unknown } | null)?.index);
+    const kref = slots[index];
+    if (Number.isInteger(index) && typeof kref === 'string') out.push([name, kref]);
+  }
+  return out;
+}
+
+/**
  * The c-lists at the end, by the plain loop: ops grouped by crank execution
  * (a crank number met again after a restart replaces its earlier ops), then
  * applied in order.
  */
 async function expectedClists(path: string): Promise<Map<string, Map<string, string>>> {
   const units = new Map<string, Op[]>();
+  const staticVats = new Map<string, string>();
   let outside = 0;
   let unit: Op[] = [];
   // Entries before the first crank-start (a slog that starts inside a crank).
@@ -107,9 +143,16 @@ async function expectedClists(path: string): Promise<Map<string, Map<string, str
       else if (e.mode === 'drop') unit.push({ vat: e.vatID, drop: e.kobj });
     } else if (e.type === 'vat-cleanup-complete') {
       unit.push({ vat: e.vatID, clear: true });
-    } else if (e.type === 'deliver' && Array.isArray(e.kd) && e.kd[0] === 'message' && Array.isArray(e.vd) && String(e.vd[1]).startsWith('o+')) {
+    } else if (e.type === 'create-vat' && e.dynamic === false && typeof e.name === 'string') {
+      staticVats.set(e.name, e.vatID);
+    } else if (e.type === 'deliver' && Array.isArray(e.kd) && e.kd[0] === 'message') {
+      // The bootstrap message names each static vat's root, exported (as o+0) when the kernel made the vat.
+      for (const [name, kref] of bootstrapRoots(e.kd[2])) {
+        const vat = staticVats.get(name);
+        if (vat !== undefined && kref.startsWith('ko')) unit.push({ vat, add: [kref, 'o+0'], drop: 'proof' });
+      }
       // Proves the export, where the c-list lacks it (the add below skips a pair held).
-      unit.push({ vat: e.vatID, add: [e.kd[1], e.vd[1]], drop: 'proof' });
+      if (Array.isArray(e.vd) && String(e.vd[1]).startsWith('o+')) unit.push({ vat: e.vatID, add: [e.kd[1], e.vd[1]], drop: 'proof' });
     }
   });
   const vats = new Map<string, Map<string, string>>();
@@ -155,6 +198,33 @@ describe('growth: the c-lists alive at the end equal the net of the kernel\'s cl
       // The plain path (every line JSON.parse'd) gives the same report.
       const plain = await growthOf({ inputs: [path], path: 'plain' });
       expect(growthResult(plain.growth, name)).toEqual(result);
+    });
+  }
+});
+
+describe('growth: the roots the bootstrap message names', () => {
+  for (const [slog, entries, objects] of [
+    ['chain-A.slog', 27, 11],
+    ['chain-bot.slog', 2, 1],
+  ] as const) {
+    it(`${slog}: the c-lists at the end hold as many entries and objects as the kernel's last kernel-stats says (${entries}, ${objects})`, async () => {
+      const path = join(REAL, slog);
+      // The kernel's own gauges, last seen (a plain loop over the lines).
+      let last: Record<string, number> = {};
+      await eachEntry(path, (e) => {
+        if (e.type === 'kernel-stats' && e.stats) last = e.stats as Record<string, number>;
+      });
+      expect([last.clistEntries, last.kernelObjects]).toEqual([entries, objects]);
+      const expected = await expectedClists(path);
+      const pairs = [...expected.values()].flatMap((vat) => [...vat]);
+      expect(pairs.length).toBe(entries);
+      expect(new Set(pairs.map(([kref]) => kref).filter((k) => k.startsWith('ko'))).size).toBe(objects);
+      const { growth } = await growthOf({ inputs: [path] });
+      expect(growth.clists.total).toBe(entries);
+      expect(growth.clists.kernelCounts.objects).toBe(objects);
+      // vatAdmin's root: held by the kernel, no message reaches it; only the bootstrap message shows it.
+      const v2 = [...(growth.clists.vats.get('v2')?.entries ?? [])].map(([k, e]) => `${k} ${e.vref} ${e.via}`);
+      expect(v2).toEqual([`${[...(expected.get('v2') ?? [])][0]?.[0]} o+0 before the slog`]);
     });
   }
 });

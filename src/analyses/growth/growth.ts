@@ -17,7 +17,7 @@ import { ChainTracker, type ChainBlock } from '../../model/chain.js';
 import type { Crank } from '../../model/crank.js';
 import type { ExecutionSink } from '../../model/executions.js';
 import { VatNames } from '../../model/vats.js';
-import type { ClistEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
+import type { ClistEntry, CreateVatEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
 import type { Reads } from '../../scan/reads.js';
 import { consoleText, RoundMarkError, Rounds, type Round } from '../common/rounds.js';
 import { CLIST_KINDS } from './clist-kinds.js';
@@ -75,6 +75,8 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   private readonly folds = new WeakMap<Crank, CrankFold>();
   /** The kernel-stats values when the open block began (put back if a restart abandons it). */
   private statsAtBlockOpen: GaugeValues = {};
+  /** Static vats by the name the kernel created them with (the bootstrap message names their roots so). */
+  private readonly staticVats = new Map<string, string>();
 
   constructor(private readonly config: GrowthConfig = {}) {
     this.vats = new VatNames(config.vatNames);
@@ -93,6 +95,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   entry(entry: SlogEntry, line: number): void {
     this.tracker.entry(entry);
     this.noteMarks(entry, `${this.config.slogName ?? '<slog>'}:${line}`);
+    if (entry.type === 'create-vat') this.noteVat(entry as CreateVatEntry);
     if (entry.type !== 'clist') return this.other(entry, NaN);
     const clist = entry as ClistEntry;
     if (clist.mode === 'drop') {
@@ -145,6 +148,16 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
     if (this.roundLog.count > 0) return this.roundLog;
     if (this.blockLog.count > 0) return this.blockLog;
     return undefined;
+  }
+
+  /** GrowthState: the static vat created with this name. */
+  staticVat(name: string): string | undefined {
+    return this.staticVats.get(name);
+  }
+
+  /** A static vat's create-vat (at kernel start, outside cranks): its name. */
+  private noteVat(entry: CreateVatEntry): void {
+    if (entry.dynamic === false && typeof entry.vatID === 'string' && typeof entry.name === 'string') this.staticVats.set(entry.name, entry.vatID);
   }
 
   /** GrowthState: an entry of a crank (or outside) that is not a c-list change, delivery or syscall. */
