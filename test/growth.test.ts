@@ -8,7 +8,9 @@
  * names each static vat's root (its o+0, exported when the kernel made the
  * vat, before the slog), a message delivered to an export the c-list lacks
  * proves an entry made before the slog; of a crank a restart ran again,
- * the last execution counts. At the end of chain-A and chain-bot, the
+ * the last execution counts, and a restart that runs again from the slog's
+ * first crank starts over from nothing (a new kernel's slog after
+ * another's: slogs end to end, as the bench's copies). At the end of chain-A and chain-bot, the
  * c-lists' count is the kernel's own clistEntries. Where a slog has `kernel-stats` entries, each
  * block's change of the kernel's gauges equals what those entries say.
  * Hand-made lines for the edges: a drop of an entry never added, a slog cut
@@ -26,6 +28,7 @@ import { settingsFrom } from '../src/run/pass-settings.js';
 import { eachLine } from './slog-facts.js';
 import { ROOT, SLOGS, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
+import { chainSlog } from '../scripts/bench/inputs.js';
 
 const SHARED = join(ROOT, '..', 'shared', 'slogs');
 const REAL = join(SHARED, 'real');
@@ -124,8 +127,14 @@ async function expectedClists(path: string): Promise<Map<string, Map<string, str
   let unit: Op[] = [];
   // Entries before the first crank-start (a slog that starts inside a crank).
   units.set('o0', unit);
+  let kernelStarts = 0;
+  let firstCrank: number | undefined;
   await eachEntry(path, (e) => {
+    if (e.type === 'kernel-init-start') kernelStarts += 1;
     if (e.type === 'crank-start' && typeof e.crankNum === 'number') {
+      // A restart that runs again from the slog's first crank: nothing before was committed, the kernel starts over.
+      if (kernelStarts > 1 && firstCrank !== undefined && e.crankNum <= firstCrank) units.clear();
+      firstCrank ??= e.crankNum;
       unit = [];
       // A crank run again after a restart: its last execution counts.
       units.delete(`c${e.crankNum}`);
@@ -227,6 +236,80 @@ describe('growth: the roots the bootstrap message names', () => {
       expect(v2).toEqual([`${[...(expected.get('v2') ?? [])][0]?.[0]} o+0 before the slog`]);
     });
   }
+});
+
+/** Each vat's alive pairs, `kref vref`, sorted: the model's. */
+function modelPairs(growth: Awaited<ReturnType<typeof growthOf>>['growth']): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [vatID, vat] of growth.clists.vats) if (vat.size > 0) out[vatID] = [...vat.entries].map(([k, e]) => `${k} ${e.vref}`).sort();
+  return out;
+}
+
+/** The same of the plain loop's c-lists. */
+function loopPairs(clists: Map<string, Map<string, string>>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [vatID, vat] of clists) if (vat.size > 0) out[vatID] = [...vat].map(([k, v]) => `${k} ${v}`).sort();
+  return out;
+}
+
+describe('growth: slogs end to end (each copy\'s kernel-init a restart that runs again from the first crank: a new kernel)', () => {
+  it('a-local-3 twice and four times: the c-lists and promises of one copy (not the copies\' added up)', async () => {
+    const one = readFileSync(join(SLOGS, 'a-local-3.slog'), 'utf8');
+    const alone = await growthOf({ inputs: [join(SLOGS, 'a-local-3.slog')] });
+    const want = loopPairs(await expectedClists(join(SLOGS, 'a-local-3.slog')));
+    expect(modelPairs(alone.growth)).toEqual(want);
+    for (const copies of [2, 4]) {
+      const path = join(dir, `a-local-3-x${copies}.slog`);
+      writeFileSync(path, one.repeat(copies));
+      const { growth } = await growthOf({ inputs: [path] });
+      expect(modelPairs(growth), `${copies} copies`).toEqual(want);
+      expect(loopPairs(await expectedClists(path)), `${copies} copies, the loop`).toEqual(want);
+      expect(growth.promises.size).toBe(alone.growth.promises.size);
+      expect(growth.clists.kernelCounts).toEqual(alone.growth.clists.kernelCounts);
+    }
+  });
+
+  it('chain-A then a-local-3: only a-local-3\'s c-lists are left (chain-A\'s committed cranks went on before the restart)', async () => {
+    const path = join(dir, 'chain-A-then-a-local-3.slog');
+    writeFileSync(path, readFileSync(join(REAL, 'chain-A.slog'), 'utf8') + readFileSync(join(SLOGS, 'a-local-3.slog'), 'utf8'));
+    const { growth } = await growthOf({ inputs: [path] });
+    const want = loopPairs(await expectedClists(join(SLOGS, 'a-local-3.slog')));
+    expect(loopPairs(await expectedClists(path))).toEqual(want);
+    expect(modelPairs(growth)).toEqual(want);
+  });
+
+  it('two kernels of more cranks than are held back (500 without commits): the first one\'s early cranks are undone too', async () => {
+    // Kernel 1: 700 cranks, each importing a new object into v1 and dropping the one before (one alive).
+    // Kernel 2: 600 cranks, each importing a new object into v2 (600 alive), none into v1.
+    const kernel = (n: number, vatID: string, base: number, drop: boolean): Entry[] => {
+      const out: Entry[] = [{ type: 'kernel-init-start' }];
+      for (let i = 0; i < n; i += 1) {
+        out.push(start(i, vatID), clist(i, 'import', vatID, `ko${base + i}`, `o-${base + i}`));
+        if (drop && i > 0) out.push(clist(i, 'drop', vatID, `ko${base + i - 1}`, `o-${base + i - 1}`));
+        out.push(finish(i));
+      }
+      return out;
+    };
+    const path = slogOf('two-kernels.slog', [...kernel(700, 'v1', 1000, true), ...kernel(600, 'v2', 5000, false)]);
+    const { growth } = await growthOf({ inputs: [path] });
+    const want = loopPairs(await expectedClists(path));
+    expect(Object.keys(want)).toEqual(['v2']);
+    expect(want.v2).toHaveLength(600);
+    expect(modelPairs(growth)).toEqual(want);
+    expect(growth.clists.total).toBe(600);
+  });
+
+  it('chain-A\'s blocks three times as one run (heights and cranks shifted, no restart between): the plain loop\'s c-lists, the kernel-stats gauges repeated', async () => {
+    const path = join(dir, 'chain-A-x3.slog');
+    chainSlog(join(REAL, 'chain-A.slog'), path, 3);
+    const { growth } = await growthOf({ inputs: [path] });
+    expect(modelPairs(growth)).toEqual(loopPairs(await expectedClists(path)));
+    const r = growthResult(growth, path);
+    const blocks = await expectedBlockGauges(path);
+    expect(r.periods.map((p) => p.end.kernelStats.clistEntries)).toEqual(blocks.map((b) => b.end.clistEntries));
+    // Each copy ends where the kernel's gauges do.
+    expect(growth.clists.total).toBe(blocks.at(-1)?.end.clistEntries);
+  });
 });
 
 const GAUGES = ['kernelObjects', 'kernelPromises', 'kpUnresolved', 'clistEntries'] as const;

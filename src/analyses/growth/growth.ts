@@ -105,6 +105,10 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
 
   crank(crank: Crank): void {
     for (const item of crank.items) if (item.kind === 'entry') this.noteMarks(item.entry, `${this.config.slogName ?? '<slog>'}: crank ${crank.crankNum}`);
+    if (this.startsOver(crank)) {
+      this.clists.reset(crank.crankNum);
+      this.promises.reset();
+    }
     this.placeInRound(crank.crankNum);
     if (this.everyLog && !this.everyLog.isOpen) this.everyLog.begin('', this.figures());
     applyCrank(crank, this, this.folds.get(crank));
@@ -119,6 +123,19 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
       this.everyLog.crank(crank.crankNum);
       if (this.everyLog.openCranks >= (this.config.every as number)) this.everyLog.end(this.figures(), { label: crankRange });
     }
+  }
+
+  /**
+   * Does the kernel start over from nothing at this crank? A restart runs
+   * again the cranks the kernel had not committed (model/executions.ts);
+   * one that runs again from the slog's first crank (or before it) had
+   * committed none of what the slog showed: the kernel is where it was when
+   * the slog began (a new kernel's slog appended to another's, as a
+   * benchmark's runs end to end). What the held-back cranks could not undo
+   * (those past the bound went on as committed) is then undone here.
+   */
+  private startsOver(crank: Crank): boolean {
+    return crank.again && this.firstCrank !== undefined && Number.isFinite(crank.crankNum) && crank.crankNum <= this.firstCrank;
   }
 
   /** A crank of many syscalls: what its items change is read now, kept, and applied when it ends (a restart may abandon it). */
