@@ -57,7 +57,7 @@ export interface ReportRequest {
   /**
    * What grows too (side.ts; a section of the page, and the `growth.*`
    * thresholds): following it costs the report's pass about half its CPU
-   * again (docs/performance.md), so it is followed when asked, and
+   * again (docs/report.md), so it is followed when asked, and
    * whenever a threshold reads it.
    */
   growth?: boolean;
