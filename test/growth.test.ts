@@ -215,6 +215,8 @@ describe('growth: the roots the bootstrap message names', () => {
   for (const [slog, entries, objects] of [
     ['chain-A.slog', 27, 11],
     ['chain-bot.slog', 2, 1],
+    ['contextual-bot.jsonl', 2, 1],
+    ['block-files-bot', 2, 1],
   ] as const) {
     it(`${slog}: the c-lists at the end hold as many entries and objects as the kernel's last kernel-stats says (${entries}, ${objects})`, async () => {
       const path = join(REAL, slog);
