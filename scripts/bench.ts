@@ -229,6 +229,13 @@ async function main(): Promise<void> {
       rows.push({ table: LINE, name: `\`slogulate ${[...args, 'LINE'].join(' ')}\``, argv: slogulate(...args, line50), runs: 2, maxRssMB: 120 });
     }
 
+    // Issue 32: growth keeps what is alive, and slogs end to end start over at each copy's kernel (docs/growth.md): 8 copies hold what one holds.
+    if (has('growth')) {
+      const GROWTH = 'growth: peak RSS bounded by what is alive, not by the slog\'s length (8 copies end to end within 1.2 x one copy)';
+      const growthOne: Row = { table: GROWTH, name: '`slogulate growth FILE`', argv: slogulate('growth', plain), runs: 2 };
+      rows.push(growthOne, { table: GROWTH, name: '`slogulate growth FILE8` (8 copies end to end)', argv: slogulate('growth', big8), runs: 2, rssNear: { row: growthOne, within: 0.2 } });
+    }
+
     if (existsSync(CHAIN) && has('blocks')) {
       const chain = join(dir, 'chain.slog');
       const chainSize = chainSlog(CHAIN, chain, CHAIN_COPIES);

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompareJson, CompareRow } from '../src/analyses/compare/compare.js';
 import { ROOT, slogPath, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
-import { gaugesAtBlockEnds, KERNEL_FIGURES, slope } from './growth-oracle.js';
+import { gaugesAtBlockEnds, KERNEL_FIGURES, slope, withImports } from './growth-oracle.js';
 
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
 const FIGURES = KERNEL_FIGURES;
@@ -29,22 +29,6 @@ const dir = mkdtempSync(join(tmpdir(), 'slogulate-compare-growth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 
-
-/** `extra` c-list imports into vat v6 written just before the crank-finish of each crank named. */
-function withImports(text: string, extra: ReadonlyMap<number, number>): string {
-  let next = 9000;
-  const out: string[] = [];
-  for (const line of text.split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { type: string; crankNum?: number; time: number; monotime: number };
-    const n = e.type === 'crank-finish' ? (extra.get(e.crankNum as number) ?? 0) : 0;
-    for (let i = 0; i < n; i += 1, next += 1) {
-      out.push(JSON.stringify({ type: 'clist', crankNum: e.crankNum, mode: 'import', vatID: 'v6', kobj: `ko${next}`, vobj: `o-${next}`, time: e.time, monotime: e.monotime }));
-    }
-    out.push(line);
-  }
-  return `${out.join('\n')}\n`;
-}
 
 async function compareJson(args: string[]): Promise<{ json: CompareJson; status: number | null }> {
   const r = await runInProcess(['compare', '--format', 'json', ...args]);

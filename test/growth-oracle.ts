@@ -35,3 +35,19 @@ export function slope(ys: readonly number[]): number {
   });
   return sxy / sxx;
 }
+
+/** `extra` c-list imports into vat v6 written just before the crank-finish of each crank named: a c-list that grows by hand. */
+export function withImports(text: string, extra: ReadonlyMap<number, number>): string {
+  let next = 9000;
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const e = JSON.parse(line) as { type: string; crankNum?: number; time: number; monotime: number };
+    const n = e.type === 'crank-finish' ? (extra.get(e.crankNum as number) ?? 0) : 0;
+    for (let i = 0; i < n; i += 1, next += 1) {
+      out.push(JSON.stringify({ type: 'clist', crankNum: e.crankNum, mode: 'import', vatID: 'v6', kobj: `ko${next}`, vobj: `o-${next}`, time: e.time, monotime: e.monotime }));
+    }
+    out.push(line);
+  }
+  return `${out.join('\n')}\n`;
+}

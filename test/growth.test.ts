@@ -4,10 +4,14 @@
  * each vat's alive c-list (the exact set of (kref, vref) pairs, and the
  * count per kind) equals what a plain loop over the JSON lines makes of the
  * kernel's own `clist` entries: import/export adds, drop removes, a
- * terminated vat's vat-cleanup-complete removes all, a message delivered to
- * an export the c-list lacks proves an entry made before the slog (a static
- * vat's root, exported at kernel start); of a crank a restart ran again,
- * the last execution counts. Where a slog has `kernel-stats` entries, each
+ * terminated vat's vat-cleanup-complete removes all, the bootstrap message
+ * names each static vat's root (its o+0, exported when the kernel made the
+ * vat, before the slog), a message delivered to an export the c-list lacks
+ * proves an entry made before the slog; of a crank a restart ran again,
+ * the last execution counts, and a restart that runs again from the slog's
+ * first crank starts over from nothing (a new kernel's slog after
+ * another's: slogs end to end, as the bench's copies). At the end of chain-A and chain-bot, the
+ * c-lists' count is the kernel's own clistEntries. Where a slog has `kernel-stats` entries, each
  * block's change of the kernel's gauges equals what those entries say.
  * Hand-made lines for the edges: a drop of an entry never added, a slog cut
  * inside a crank, a terminated vat, an aborted crank, round marks.
@@ -24,6 +28,7 @@ import { settingsFrom } from '../src/run/pass-settings.js';
 import { eachLine } from './slog-facts.js';
 import { ROOT, SLOGS, withRoundMarks } from './helpers.js';
 import { runInProcess } from './run-main.js';
+import { chainSlog } from '../scripts/bench/inputs.js';
 
 const SHARED = join(ROOT, '..', 'shared', 'slogs');
 const REAL = join(SHARED, 'real');
@@ -78,18 +83,58 @@ async function eachEntry(path: string, each: (e: Entry) => void): Promise<void> 
 type Op = { vat: string; add?: [string, string]; drop?: string; clear?: true };
 
 /**
+ * The roots a bootstrap message names (`bootstrap(vats, devices)`): each
+ * static vat's name and the kref in the slot its entry of `vats` refers
+ * to; none for another message. Today's message (`methargs`, a smallcaps
+ * body: `"$3.Alleged: root"`) or 2021's (`method`, and `args` whose legacy
+ * body refers to slots as `{"@qclass":"slot","index":3}`).
+ */
+function bootstrapRoots(msg: Entry | undefined): Array<[string, string]> {
+  let method: unknown;
+  let vats: unknown;
+  let slots: unknown[] = [];
+  if (msg?.methargs) {
+    const body = String(msg.methargs.body);
+    const parsed = JSON.parse(body.startsWith('#') ? body.slice(1) : body) as unknown[];
+    [method] = parsed;
+    vats = (parsed[1] as unknown[] | undefined)?.[0];
+    slots = msg.methargs.slots;
+  } else if (msg?.args) {
+    method = msg.method;
+    const body = String(msg.args.body);
+    vats = (JSON.parse(body.startsWith('#') ? body.slice(1) : body) as unknown[])[0];
+    slots = msg.args.slots;
+  }
+  if (method !== 'bootstrap' || vats === null || typeof vats !== 'object') return [];
+  const out: Array<[string, string]> = [];
+  for (const [name, ref] of Object.entries(vats as Record<string, unknown>)) {
+    const index = typeof ref === 'string' ? Number(/^\$(\d+)/.exec(ref)?.[1]) : Number((ref as { index?: unknown } | null)?.index);
+    const kref = slots[index];
+    if (Number.isInteger(index) && typeof kref === 'string') out.push([name, kref]);
+  }
+  return out;
+}
+
+/**
  * The c-lists at the end, by the plain loop: ops grouped by crank execution
  * (a crank number met again after a restart replaces its earlier ops), then
  * applied in order.
  */
 async function expectedClists(path: string): Promise<Map<string, Map<string, string>>> {
   const units = new Map<string, Op[]>();
+  const staticVats = new Map<string, string>();
   let outside = 0;
   let unit: Op[] = [];
   // Entries before the first crank-start (a slog that starts inside a crank).
   units.set('o0', unit);
+  let kernelStarts = 0;
+  let firstCrank: number | undefined;
   await eachEntry(path, (e) => {
+    if (e.type === 'kernel-init-start') kernelStarts += 1;
     if (e.type === 'crank-start' && typeof e.crankNum === 'number') {
+      // A restart that runs again from the slog's first crank: nothing before was committed, the kernel starts over.
+      if (kernelStarts > 1 && firstCrank !== undefined && e.crankNum <= firstCrank) units.clear();
+      firstCrank ??= e.crankNum;
       unit = [];
       // A crank run again after a restart: its last execution counts.
       units.delete(`c${e.crankNum}`);
@@ -107,9 +152,16 @@ async function expectedClists(path: string): Promise<Map<string, Map<string, str
       else if (e.mode === 'drop') unit.push({ vat: e.vatID, drop: e.kobj });
     } else if (e.type === 'vat-cleanup-complete') {
       unit.push({ vat: e.vatID, clear: true });
-    } else if (e.type === 'deliver' && Array.isArray(e.kd) && e.kd[0] === 'message' && Array.isArray(e.vd) && String(e.vd[1]).startsWith('o+')) {
+    } else if (e.type === 'create-vat' && e.dynamic === false && typeof e.name === 'string') {
+      staticVats.set(e.name, e.vatID);
+    } else if (e.type === 'deliver' && Array.isArray(e.kd) && e.kd[0] === 'message') {
+      // The bootstrap message names each static vat's root, exported (as o+0) when the kernel made the vat.
+      for (const [name, kref] of bootstrapRoots(e.kd[2])) {
+        const vat = staticVats.get(name);
+        if (vat !== undefined && kref.startsWith('ko')) unit.push({ vat, add: [kref, 'o+0'], drop: 'proof' });
+      }
       // Proves the export, where the c-list lacks it (the add below skips a pair held).
-      unit.push({ vat: e.vatID, add: [e.kd[1], e.vd[1]], drop: 'proof' });
+      if (Array.isArray(e.vd) && String(e.vd[1]).startsWith('o+')) unit.push({ vat: e.vatID, add: [e.kd[1], e.vd[1]], drop: 'proof' });
     }
   });
   const vats = new Map<string, Map<string, string>>();
@@ -157,6 +209,109 @@ describe('growth: the c-lists alive at the end equal the net of the kernel\'s cl
       expect(growthResult(plain.growth, name)).toEqual(result);
     });
   }
+});
+
+describe('growth: the roots the bootstrap message names', () => {
+  for (const [slog, entries, objects] of [
+    ['chain-A.slog', 27, 11],
+    ['chain-bot.slog', 2, 1],
+    ['contextual-bot.jsonl', 2, 1],
+    ['block-files-bot', 2, 1],
+  ] as const) {
+    it(`${slog}: the c-lists at the end hold as many entries and objects as the kernel's last kernel-stats says (${entries}, ${objects})`, async () => {
+      const path = join(REAL, slog);
+      // The kernel's own gauges, last seen (a plain loop over the lines).
+      let last: Record<string, number> = {};
+      await eachEntry(path, (e) => {
+        if (e.type === 'kernel-stats' && e.stats) last = e.stats as Record<string, number>;
+      });
+      expect([last.clistEntries, last.kernelObjects]).toEqual([entries, objects]);
+      const expected = await expectedClists(path);
+      const pairs = [...expected.values()].flatMap((vat) => [...vat]);
+      expect(pairs.length).toBe(entries);
+      expect(new Set(pairs.map(([kref]) => kref).filter((k) => k.startsWith('ko'))).size).toBe(objects);
+      const { growth } = await growthOf({ inputs: [path] });
+      expect(growth.clists.total).toBe(entries);
+      expect(growth.clists.kernelCounts.objects).toBe(objects);
+      // vatAdmin's root: held by the kernel, no message reaches it; only the bootstrap message shows it.
+      const v2 = [...(growth.clists.vats.get('v2')?.entries ?? [])].map(([k, e]) => `${k} ${e.vref} ${e.via}`);
+      expect(v2).toEqual([`${[...(expected.get('v2') ?? [])][0]?.[0]} o+0 before the slog`]);
+    });
+  }
+});
+
+/** Each vat's alive pairs, `kref vref`, sorted: the model's. */
+function modelPairs(growth: Awaited<ReturnType<typeof growthOf>>['growth']): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [vatID, vat] of growth.clists.vats) if (vat.size > 0) out[vatID] = [...vat.entries].map(([k, e]) => `${k} ${e.vref}`).sort();
+  return out;
+}
+
+/** The same of the plain loop's c-lists. */
+function loopPairs(clists: Map<string, Map<string, string>>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [vatID, vat] of clists) if (vat.size > 0) out[vatID] = [...vat].map(([k, v]) => `${k} ${v}`).sort();
+  return out;
+}
+
+describe('growth: slogs end to end (each copy\'s kernel-init a restart that runs again from the first crank: a new kernel)', () => {
+  it('a-local-3 twice and four times: the c-lists and promises of one copy (not the copies\' added up)', async () => {
+    const one = readFileSync(join(SLOGS, 'a-local-3.slog'), 'utf8');
+    const alone = await growthOf({ inputs: [join(SLOGS, 'a-local-3.slog')] });
+    const want = loopPairs(await expectedClists(join(SLOGS, 'a-local-3.slog')));
+    expect(modelPairs(alone.growth)).toEqual(want);
+    for (const copies of [2, 4]) {
+      const path = join(dir, `a-local-3-x${copies}.slog`);
+      writeFileSync(path, one.repeat(copies));
+      const { growth } = await growthOf({ inputs: [path] });
+      expect(modelPairs(growth), `${copies} copies`).toEqual(want);
+      expect(loopPairs(await expectedClists(path)), `${copies} copies, the loop`).toEqual(want);
+      expect(growth.promises.size).toBe(alone.growth.promises.size);
+      expect(growth.clists.kernelCounts).toEqual(alone.growth.clists.kernelCounts);
+    }
+  });
+
+  it('chain-A then a-local-3: only a-local-3\'s c-lists are left (chain-A\'s committed cranks went on before the restart)', async () => {
+    const path = join(dir, 'chain-A-then-a-local-3.slog');
+    writeFileSync(path, readFileSync(join(REAL, 'chain-A.slog'), 'utf8') + readFileSync(join(SLOGS, 'a-local-3.slog'), 'utf8'));
+    const { growth } = await growthOf({ inputs: [path] });
+    const want = loopPairs(await expectedClists(join(SLOGS, 'a-local-3.slog')));
+    expect(loopPairs(await expectedClists(path))).toEqual(want);
+    expect(modelPairs(growth)).toEqual(want);
+  });
+
+  it('two kernels of more cranks than are held back (500 without commits): the first one\'s early cranks are undone too', async () => {
+    // Kernel 1: 700 cranks, each importing a new object into v1 and dropping the one before (one alive).
+    // Kernel 2: 600 cranks, each importing a new object into v2 (600 alive), none into v1.
+    const kernel = (n: number, vatID: string, base: number, drop: boolean): Entry[] => {
+      const out: Entry[] = [{ type: 'kernel-init-start' }];
+      for (let i = 0; i < n; i += 1) {
+        out.push(start(i, vatID), clist(i, 'import', vatID, `ko${base + i}`, `o-${base + i}`));
+        if (drop && i > 0) out.push(clist(i, 'drop', vatID, `ko${base + i - 1}`, `o-${base + i - 1}`));
+        out.push(finish(i));
+      }
+      return out;
+    };
+    const path = slogOf('two-kernels.slog', [...kernel(700, 'v1', 1000, true), ...kernel(600, 'v2', 5000, false)]);
+    const { growth } = await growthOf({ inputs: [path] });
+    const want = loopPairs(await expectedClists(path));
+    expect(Object.keys(want)).toEqual(['v2']);
+    expect(want.v2).toHaveLength(600);
+    expect(modelPairs(growth)).toEqual(want);
+    expect(growth.clists.total).toBe(600);
+  });
+
+  it('chain-A\'s blocks three times as one run (heights and cranks shifted, no restart between): the plain loop\'s c-lists, the kernel-stats gauges repeated', async () => {
+    const path = join(dir, 'chain-A-x3.slog');
+    chainSlog(join(REAL, 'chain-A.slog'), path, 3);
+    const { growth } = await growthOf({ inputs: [path] });
+    expect(modelPairs(growth)).toEqual(loopPairs(await expectedClists(path)));
+    const r = growthResult(growth, path);
+    const blocks = await expectedBlockGauges(path);
+    expect(r.periods.map((p) => p.end.kernelStats.clistEntries)).toEqual(blocks.map((b) => b.end.clistEntries));
+    // Each copy ends where the kernel's gauges do.
+    expect(growth.clists.total).toBe(blocks.at(-1)?.end.clistEntries);
+  });
 });
 
 const GAUGES = ['kernelObjects', 'kernelPromises', 'kpUnresolved', 'clistEntries'] as const;

@@ -26,6 +26,7 @@ import { openBrowser, type TestBrowser } from './browser.js';
 import { ROOT, REFERENCE, slogPath } from './helpers.js';
 import { runInProcess } from './run-main.js';
 import { chainFacts, crankFacts, type CrankFacts } from './slog-facts.js';
+import { gaugesAtBlockEnds, KERNEL_FIGURES } from './growth-oracle.js';
 import { loopCranks, slogEntries, type LoopCrank } from './time-split-loop.js';
 import { STACKED_PARTS } from '../src/report/series.js';
 
@@ -217,6 +218,8 @@ describe('the report of one slog, in a browser', () => {
     const fetched = await page.evaluate(() => fetch('https://example.com/').then(() => 'fetched', () => 'refused'));
     expect(fetched).toBe('refused');
     expect(blocked).toEqual(['https://example.com/']);
+    // Growth is not followed without --growth: its section is hidden.
+    expect(await page.locator('#growth').isHidden()).toBe(true);
   });
 
   it('draws every chart with one point per 10 cranks', async () => {
@@ -733,5 +736,83 @@ describe('chain-A\'s report, in a browser: the bootstrap block out of the comput
     const summary = new Map(data.sides[0]?.summary);
     expect(summary.get('delivery crank time')).toMatch(/^\d+\.\d\d s$/);
     await page.screenshot({ path: join(OUT, 'report-chain-A.png'), fullPage: true });
+  });
+});
+
+describe('what grows (report --growth), in a browser: chain-A, a point per block on the growth chart\'s own axis', () => {
+  const slog = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
+  const file = join(OUT, 'report-growth.html');
+  let opened: Opened;
+  let data: Awaited<ReturnType<typeof collectReport>>['data'];
+
+  beforeAll(async () => {
+    data = (await collectReport({ runs: [[slog]], roundMarks: false, topN: 5, annotations: emptyAnnotations(), thresholds: [], growth: true })).data;
+    writeFileSync(file, reportHtml(data));
+    opened = await openReport(file);
+  }, 120_000);
+
+  it('draws the section with no console error: the chart, what grew, growth\'s tables', async () => {
+    const { page, problems, blocked } = opened;
+    expect(problems).toEqual([]);
+    expect(blocked).toEqual([]);
+    expect(await page.locator('#growth').isVisible()).toBe(true);
+    const charts = (await reportState(page)).charts as Array<ChartInfo & { axis?: string }>;
+    const growth = charts.find((c) => c.id === 'growth');
+    const blocks = chainFacts(slog).blocks.filter((b) => !b.abandoned);
+    expect(growth).toMatchObject({ points: blocks.length, lines: KERNEL_FIGURES.length, axis: 'block' });
+    expect(growth?.draws).toBeGreaterThan(0);
+    expect((await coloredPixels(page)).growth).toBeGreaterThan(100);
+    // Under the growth section, not among the run's charts.
+    expect(await page.locator('#growth-charts #chart-growth').count()).toBe(1);
+    expect(await page.locator('#growing-slog li').allTextContents()).toEqual(data.sides[0]?.growth?.growing);
+    const kernel = page.locator('#slog-growth-kernelStats');
+    expect(await kernel.locator('tbody tr td:first-child').allTextContents()).toEqual(data.sides[0]?.growth?.tables.find((t) => t.id === 'slog-growth-kernelStats')?.rows.map((r) => r[0]));
+    await page.locator('#growth').screenshot({ path: join(OUT, 'report-growth.png') });
+  });
+
+  it('a hovered point is its block, each figure the kernel-stats gauge at that block\'s end (a plain loop over the lines)', async () => {
+    const { page } = opened;
+    const plain = gaugesAtBlockEnds(slog);
+    const heights = chainFacts(slog).blocks.filter((b) => !b.abandoned).map((b) => b.height);
+    const over = page.locator('#chart-growth .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    const seen = new Set<number>();
+    for (const fraction of [0.05, 0.5, 0.95]) {
+      await page.mouse.move(box.x + box.width * fraction, box.y + box.height / 2);
+      const legend = page.locator('#chart-growth .u-legend .u-series');
+      const height = Number(/^block (\d+)$/.exec((await legend.nth(0).locator('.u-value').textContent()) ?? '')?.[1]);
+      const at = heights.indexOf(height);
+      expect(at, `block ${height}`).toBeGreaterThanOrEqual(0);
+      seen.add(height);
+      for (const [k, figure] of KERNEL_FIGURES.entries()) {
+        expect(await legend.nth(k + 1).locator('.u-label').textContent()).toBe(figure);
+        expect(Number(await legend.nth(k + 1).locator('.u-value').textContent()), `${figure} at block ${height}`).toBe(plain[figure]?.[at]);
+      }
+    }
+    expect(seen.size).toBe(3);
+    await page.mouse.move(0, 0);
+  });
+
+  it('zooming the run\'s charts leaves the growth chart alone (its own axis)', async () => {
+    const { page } = opened;
+    const zoomOf = (): Promise<number[][]> => page.evaluate(() => (window as unknown as { slogReport: { zoom(): number[][] } }).slogReport.zoom());
+    const before = await zoomOf();
+    // One range per chart of the run's axis: the growth chart is not one of them.
+    expect(before).toHaveLength((await reportState(page)).charts.length - 1);
+    const growthX = async (): Promise<number[] | undefined> => ((await reportState(page)).charts as Array<ChartInfo & { xRange?: number[] }>).find((c) => c.id === 'growth')?.xRange;
+    const range = await growthX();
+    expect(range?.every(Number.isFinite)).toBe(true);
+    const over = page.locator('#chart-crankTime .u-over');
+    await over.scrollIntoViewIfNeeded();
+    const box = (await over.boundingBox()) as { x: number; y: number; width: number; height: number };
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height / 2, { steps: 5 });
+    await page.mouse.up();
+    const after = await zoomOf();
+    expect(after[0]).not.toEqual(before[0]);
+    expect(await growthX()).toEqual(range);
+    await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
   });
 });

@@ -12,6 +12,7 @@ function hostileData(): ReportData {
     axis: 'crank number',
     pointNote: 'Each point is a bucket of 250 cranks.',
     charts: [],
+    growthCharts: [],
     sides: [
       {
         role: 'slog',

@@ -48,11 +48,12 @@ export function reportHtml(data: ReportData, library: ChartLibrary = chartLibrar
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-<header><h1 id="title">${title}</h1><p>SwingSet slog report by slogulate: what was read, the run over time, the costliest cranks, and where the time went.</p></header>
+<header><h1 id="title">${title}</h1><p>SwingSet slog report by slogulate: what was read, the run over time, the costliest cranks, where the time went, and (when asked) what grows.</p></header>
 <main>
 <section id="summary"><h2>What was read</h2><div id="summary-body" class="sides"></div></section>
 <section id="charts"><h2>Over the run</h2><p id="charts-note" class="hint"></p><div id="charts-body" class="charts"></div></section>
 <section id="compare"><h2>Comparison (compare)</h2><div id="compare-body"></div></section>
+<section id="growth"><h2>What grows (growth)</h2><div id="growth-charts" class="charts"></div><div id="growth-body" class="sides"></div></section>
 <section id="top"><h2>Top cranks (top)</h2><div id="top-body"></div></section>
 <section id="tables"><h2>Where the time went (stats)</h2><div id="tables-body" class="sides"></div></section>
 </main>

@@ -8,8 +8,9 @@
  * `charts`, one per chart: its id, title, `note` (drawn under it), `stacked` (crank time by part), points (x values given to
  * uPlot), lines, drawnSeries (uPlot's series: x, each line, and its
  * minimum and maximum when a point covers several buckets), and `draws`
- * (how many times uPlot drew it), `yMax` (the top of its y axis as drawn); and `zoom()`,
- * each chart's x range shown.
+ * (how many times uPlot drew it), `yMax` (the top of its y axis as drawn), `xRange` (its x axis's as drawn); and `zoom()`,
+ * each chart's x range shown (the charts that share the run's x axis; a
+ * chart with its own, the growth chart, is in `charts` with its `axis`).
  *
  * Written without template literals (this is one).
  */
@@ -121,7 +122,9 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // ---- charts ----
+  /** The charts on the run's shared x axis (zoomed together); allPlots: every chart (resized together). */
   var plots = [];
+  var allPlots = [];
   var syncing = false;
   function syncZoom(u, key) {
     if (key !== 'x' || syncing) return;
@@ -134,11 +137,12 @@ export const PAGE_SCRIPT = String.raw`
   }
   function chartWidth(box) { return Math.max(320, Math.floor(box.getBoundingClientRect().width || 560)); }
   function colorOf(chart, s, k) {
-    // One color per vat; with two runs, the base's line dashed in its head's color (gray and red for a total).
-    if (s.vatID !== undefined) {
-      var vats = [];
-      chart.series.forEach(function (o) { if (vats.indexOf(o.vatID) < 0) vats.push(o.vatID); });
-      return COLORS[vats.indexOf(s.vatID) % COLORS.length];
+    // One color per vat (or per figure); with two runs, the base's line dashed in its head's color (gray and red for a total).
+    var keyOf = function (o) { return o.vatID !== undefined ? o.vatID : o.key; };
+    if (keyOf(s) !== undefined) {
+      var keys = [];
+      chart.series.forEach(function (o) { if (keys.indexOf(keyOf(o)) < 0) keys.push(keyOf(o)); });
+      return COLORS[keys.indexOf(keyOf(s)) % COLORS.length];
     }
     if (!compare) return COLORS[k % COLORS.length];
     return s.side === 0 ? '#6b7280' : COLORS[1];
@@ -164,10 +168,12 @@ export const PAGE_SCRIPT = String.raw`
       series.push({ label: s.label, stroke: color, fill: color, width: 1, points: { show: false }, value: fmtOwn(s.mean) });
     }
   }
-  function drawChart(chart) {
+  function drawChart(chart, container) {
     var box = h('div', { class: 'chart', id: 'chart-' + chart.id, 'data-chart': chart.id });
-    $('charts-body').appendChild(box);
-    var info = { id: chart.id, title: chart.title, note: undefined, points: 0, lines: chart.series.length, draws: 0 };
+    (container || $('charts-body')).appendChild(box);
+    // A chart with its own x axis is neither zoomed nor hovered with the others.
+    var ownAxis = chart.axis !== undefined;
+    var info = { id: chart.id, title: chart.title, note: undefined, points: 0, lines: chart.series.length, draws: 0, axis: chart.axis };
     var data = [chart.x];
     var series = [{ label: 'bucket', value: function (u, v, si, i) { return i === null || i === undefined ? '--' : chart.labels[i]; } }];
     var bands = [];
@@ -201,11 +207,11 @@ export const PAGE_SCRIPT = String.raw`
       series: series,
       bands: bands,
       axes: [
-        { label: model.axis, labelSize: 18, size: 36 },
+        { label: ownAxis ? chart.axis : model.axis, labelSize: 18, size: 36 },
         { size: 64, values: function (u, splits) { return splits.map(function (v) { return tickText(chart.unit, v); }); } },
       ],
-      cursor: { sync: { key: 'slog' }, drag: { x: true, y: false } },
-      hooks: { draw: [function (u) { info.draws += 1; info.yMax = u.scales.y ? u.scales.y.max : null; }], setScale: [syncZoom] },
+      cursor: { sync: { key: ownAxis ? 'slog-' + chart.id : 'slog' }, drag: { x: true, y: false } },
+      hooks: { draw: [function (u) { info.draws += 1; info.yMax = u.scales.y ? u.scales.y.max : null; info.xRange = [u.scales.x.min, u.scales.x.max]; }], setScale: ownAxis ? [] : [syncZoom] },
     };
     var u = new uPlot(opts, data, box);
     if (chart.note) {
@@ -217,18 +223,19 @@ export const PAGE_SCRIPT = String.raw`
     info.points = u.data[0].length;
     // Each line, and its min and max when points cover several buckets, plus x.
     info.drawnSeries = u.series.length;
-    plots.push(u);
+    if (!ownAxis) plots.push(u);
+    allPlots.push(u);
     report.charts.push(info);
   }
   function drawCharts() {
     $('charts-note').textContent = model.pointNote + ' Drag across a chart to zoom (all charts follow), double-click to zoom out; hover for values.';
     if (!model.charts.length) $('charts-note').textContent = 'No series: no cranks in any bucket.';
-    model.charts.forEach(drawChart);
+    model.charts.forEach(function (chart) { drawChart(chart); });
     var pending;
     window.addEventListener('resize', function () {
       clearTimeout(pending);
       pending = setTimeout(function () {
-        plots.forEach(function (u) { u.setSize({ width: chartWidth(u.root.parentNode), height: 230 }); });
+        allPlots.forEach(function (u) { u.setSize({ width: chartWidth(u.root.parentNode), height: 230 }); });
       }, 100);
     });
   }
@@ -319,9 +326,29 @@ export const PAGE_SCRIPT = String.raw`
     c.tables.forEach(function (t) { body.appendChild(tableOf(t)); });
   }
 
+  // ---- what grows ----
+  function drawGrowth() {
+    var sides = model.sides.filter(function (side) { return side.growth; });
+    if (!sides.length) { $('growth').hidden = true; return; }
+    model.growthCharts.forEach(function (chart) { drawChart(chart, $('growth-charts')); });
+    sides.forEach(function (side) {
+      var g = side.growth;
+      var box = h('div', { id: 'growth-' + side.role });
+      $('growth-body').appendChild(box);
+      if (compare) box.appendChild(h('h3', { text: sideTitle(side) }));
+      box.appendChild(h('p', { class: 'hint', text: 'Measured over ' + g.periods + '.' }));
+      if (g.hasPeriods) {
+        box.appendChild(h('h4', { text: 'Growing (a positive change from the start of the first ' + g.per + ' to the end of the last)' }));
+        box.appendChild(h('ul', { class: 'growing', id: 'growing-' + side.role }, (g.growing.length ? g.growing : ['nothing']).map(function (line) { return h('li', { text: line }); })));
+      }
+      g.tables.forEach(function (t) { box.appendChild(tableOf(t)); });
+    });
+  }
+
   drawSummary();
   drawCompare();
   drawCharts();
+  drawGrowth();
   model.sides.forEach(drawTop);
   model.sides.forEach(drawTables);
   report.ready = true;

@@ -11,20 +11,19 @@ import { sectionTables, thresholdTable, verdict } from '../analyses/compare/comp
 import type { Comparison } from '../analyses/compare/compare.js';
 import { statsTables } from '../analyses/stats/stats.js';
 import type { Table } from '../analyses/common/table.js';
+import type { ChartSeries, ChartUnit, ChartView, ReportTable } from './views.js';
 import type { ThresholdResult } from '../analyses/compare/thresholds.js';
 import type { RankedCrank, TopKey } from '../analyses/top/top.js';
 import type { VatNames } from '../model/vats.js';
 import type { Point } from './downsampler.js';
 import { STACKED_PARTS, type SeriesData } from './series.js';
+import type { GrowthResult } from '../analyses/growth/growth-result.js';
+import { growthChart, growthView, type GrowthView } from './growth-view.js';
+
+export type { ChartSeries, ChartUnit, ChartView, ReportTable };
 
 export const REPORT_FORMAT = 'slogulate-report';
 export const REPORT_VERSION = 1;
-
-/** A table; its last `footer` rows (totals) stay at the bottom when it is sorted. */
-export interface ReportTable extends Table {
-  id: string;
-  footer: number;
-}
 
 export interface TopRow extends RankedCrank {
   /** Key of the crank's text in SideView.texts. */
@@ -45,36 +44,8 @@ export interface SideView {
   /** The ranked cranks' text, by textId. */
   texts: Record<string, string>;
   tables: ReportTable[];
-}
-
-export type ChartUnit = 'ms' | 'count' | 'computrons' | 'bytes';
-
-export interface ChartSeries {
-  label: string;
-  /** Index into ReportData.sides. */
-  side: number;
-  /** The vat of a per-vat line. */
-  vatID?: string;
-  /** Per x: the mean of the point's buckets (null: no value). */
-  mean: Array<number | null>;
-  /** Per x, when points cover more than one bucket. */
-  min?: Array<number | null>;
-  max?: Array<number | null>;
-}
-
-export interface ChartView {
-  id: string;
-  title: string;
-  unit: ChartUnit;
-  /** Its lines are parts of a whole, drawn stacked (each line's `mean` is its own part, not the running sum). */
-  stacked?: boolean;
-  /** What a person must know to read it (drawn under it): per-crank values, a bucket left out. */
-  note?: string;
-  /** Growing. */
-  x: number[];
-  /** The buckets each x covers, for hover. */
-  labels: string[];
-  series: ChartSeries[];
+  /** What grows (growth-view.ts), when the run was read with growth. */
+  growth?: GrowthView;
 }
 
 export interface ReportData {
@@ -86,6 +57,8 @@ export interface ReportData {
   /** What a point is. */
   pointNote: string;
   charts: ChartView[];
+  /** The kernel's figures per round or block (growth-view.ts), when some run was read with growth and has periods: on its own axis. */
+  growthCharts: ChartView[];
   sides: SideView[];
   compare?: {
     verdict?: string;
@@ -105,6 +78,8 @@ export interface SideInput {
   texts: Map<RankedCrank, string>;
   series: SeriesData;
   vats: VatNames;
+  /** What `slogulate growth` reports of the run, when it was read with growth. */
+  growth?: GrowthResult;
 }
 
 export interface ReportInput {
@@ -127,10 +102,10 @@ export const MAX_VAT_SERIES = 8;
 
 const round = (v: number | null, digits: number): number | null => (v === null ? null : Number(v.toFixed(digits)));
 
-export function limitRows(table: Table, id: string, footer: number): ReportTable {
+export function limitRows(table: Table, id: string, footer: number, kept: { which: string; by: string } = { which: 'the largest first', by: 'slogulate stats' }): ReportTable {
   const body = table.rows.length - footer;
   if (body <= MAX_TABLE_ROWS) return { ...table, id, footer };
-  const note = `${MAX_TABLE_ROWS} of ${body} rows shown (the largest first); slogulate stats has them all`;
+  const note = `${MAX_TABLE_ROWS} of ${body} rows shown (${kept.which}); ${kept.by} has them all`;
   return {
     ...table,
     id,
@@ -206,7 +181,13 @@ function sideView(side: SideInput): SideView {
     texts,
     // Only a real totals row (stats' `all`) is drawn as one and stays last when sorting.
     tables: rest.map((t, i) => limitRows(t, `${side.role}-${tableIDs.get(t.title) ?? i}`, t.totals)),
+    ...(side.growth ? { growth: limitGrowth(growthView(side.growth, side.role)) } : {}),
   };
+}
+
+/** A growth view's tables at most MAX_TABLE_ROWS rows each (a chain's blocks). */
+function limitGrowth(view: GrowthView): GrowthView {
+  return { ...view, tables: view.tables.map((t) => limitRows(t, t.id, t.footer, { which: 'in their order', by: 'slogulate growth' })) };
 }
 
 // ---- charts -----------------------------------------------------------------
@@ -413,6 +394,7 @@ export function reportData(input: ReportInput): ReportData {
     axis,
     pointNote,
     charts: buildCharts(sides),
+    growthCharts: [growthChart(sides.map((s) => ({ role: s.role, growth: s.growth })))].filter((c): c is ChartView => c !== undefined),
     sides: sides.map(sideView),
   };
   if (input.comparison) {

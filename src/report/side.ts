@@ -3,7 +3,10 @@
  * files), collected in one streaming pass: `stats`'s aggregate (or, beside a
  * second run, `compare`'s side data, which holds it), `top`'s rankings, the
  * time series, and where in its file each ranked crank lies (so that its
- * text can be read again: crank-texts.ts).
+ * text can be read again: crank-texts.ts); when asked, what grows
+ * (analyses/growth/: the c-lists, the kernel's objects and promises, the
+ * heaps, per round or block), of every crank whatever the selection, as
+ * `slogulate growth` and `compare --growth` count it.
  *
  * Memory: each part is bounded on its own (see aggregate.ts, top.ts,
  * series.ts); the places of ranked cranks are kept in a WeakMap on their
@@ -20,12 +23,17 @@ import { CompareSide, type SideData } from '../analyses/compare/compare-side.js'
 import type { Rounds } from '../analyses/common/rounds.js';
 import { CrankSelection, isSelecting, type SelectionSpec } from '../analyses/common/selection.js';
 import { TOP_READS, TopCollector, type RankedCrank, type TopResult } from '../analyses/top/top.js';
+import { GROWTH_READS, GrowthCollector } from '../analyses/growth/growth.js';
+import { growthResult, type GrowthResult } from '../analyses/growth/growth-result.js';
 import type { Bucketing } from './bucketing.js';
 import type { CrankPlace } from './crank-texts.js';
 import { chooseSeries, SERIES_READS, SeriesCollector, type SeriesData } from './series.js';
 
 /** What one run of the report reads: the aggregate's (compare's too), top's and the series' fields. */
 export const REPORT_READS: Reads = mergeReads(mergeReads(AGGREGATE_READS, TOP_READS), SERIES_READS);
+
+/** The same, and what growth reads (a run read with `growth`). */
+export const REPORT_GROWTH_READS: Reads = mergeReads(REPORT_READS, GROWTH_READS);
 
 export interface ReportSideConfig {
   /** The slog's files, read in this order as one slog. */
@@ -40,6 +48,8 @@ export interface ReportSideConfig {
   compare?: { rounds?: Rounds };
   /** Only these cranks in the figures, rankings and charts (the aggregate still counts every crank seen and the slog's span). */
   selection?: SelectionSpec;
+  /** Follow growth too (the pass must read REPORT_GROWTH_READS). */
+  growth?: boolean;
 }
 
 export interface SideCollected {
@@ -54,8 +64,10 @@ export interface SideCollected {
   places: Map<RankedCrank, CrankPlace>;
   /** The vat names learned (annotations first). */
   vats: VatNames;
-  /** With `compare`: the compare side's data. */
+  /** With `compare`: the compare side's data (with `growth`, its `growth` too: the `growth.*` thresholds read it). */
   compareData?: SideData;
+  /** With `growth`: what `slogulate growth` reports of the run. */
+  growth?: GrowthResult;
 }
 
 export class ReportSide implements ExecutionSink {
@@ -64,6 +76,8 @@ export class ReportSide implements ExecutionSink {
   private readonly aggregator: SlogAggregator | undefined;
   private readonly compareSide: CompareSide | undefined;
   private readonly statsSink: ExecutionSink;
+  /** Sees every entry and crank, before the selection (a c-list is the sum of all that came before). */
+  private readonly growth: GrowthCollector | undefined;
   private readonly placeOf = new WeakMap<RankedCrank, CrankPlace>();
   /** The charts' cranks (undefined: every crank); names from the rankings' vat names, which see every entry. */
   private readonly selection: CrankSelection | undefined;
@@ -93,6 +107,8 @@ export class ReportSide implements ExecutionSink {
       this.aggregator = new SlogAggregator({ vatNames, ...(selecting ? { selection: config.selection } : {}) });
       this.statsSink = this.aggregator;
     }
+    // As compare's side follows it (compare-side.ts): misplaced round marks are --round-marks' to refuse, growth skips them.
+    this.growth = config.growth ? new GrowthCollector({ slogName: config.files.join(' '), vatNames, skipBadMarks: true }) : undefined;
   }
 
   /** Call before reading each file. */
@@ -101,6 +117,7 @@ export class ReportSide implements ExecutionSink {
   }
 
   entry(entry: SlogEntry, line: number): void {
+    this.growth?.entry(entry, line);
     this.statsSink.entry(entry, line);
     this.top.entry(entry);
     this.series.entry(entry, line);
@@ -108,10 +125,12 @@ export class ReportSide implements ExecutionSink {
 
   /** An execution a restart abandoned: counted apart by the aggregate, not in the series or rankings. */
   abandoned(crank: Crank): void {
+    this.growth?.abandoned(crank);
     this.statsSink.abandoned?.(crank);
   }
 
   crank(crank: Crank): void {
+    this.growth?.crank(crank);
     this.statsSink.crank(crank);
     this.top.crank(crank);
     if (this.selection === undefined || this.selection.matches(crank)) this.series.crank(crank);
@@ -119,6 +138,7 @@ export class ReportSide implements ExecutionSink {
 
   /** The open crank spills its syscalls (model/assembler.ts): the series counts them from the crank's timing. */
   spill(crank: Crank): void {
+    this.growth?.spill(crank);
     this.statsSink.spill?.(crank);
     this.top.spill(crank);
   }
@@ -138,6 +158,13 @@ export class ReportSide implements ExecutionSink {
     const seriesAll = this.series.finishAll();
     const series = seriesAll[chooseSeries([seriesAll])] as SeriesData;
     const out: SideCollected = { files: this.config.files, aggregate, top, series, seriesAll, places, vats: this.top.vats };
+    if (this.growth) {
+      // The open round or block ends with the slog.
+      this.growth.end();
+      // Named as the rankings name vats (annotations first, then what the slog says).
+      out.growth = growthResult(this.growth, this.config.files.join(' '), this.top.vats);
+      if (compareData) compareData.growth = out.growth;
+    }
     if (compareData) out.compareData = compareData;
     return out;
   }

@@ -17,7 +17,9 @@ import { DEFAULT_EVERY, EveryNCranks, everyNCranksLadder, MIN_POINTS, PerBlock, 
 import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
 import { chooseSeries } from '../report/series.js';
-import { REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
+import { REPORT_GROWTH_READS, REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
+import { growthKernelFigure } from '../analyses/compare/metrics.js';
+import type { SideData } from '../analyses/compare/compare-side.js';
 import { restartableAnalysisPass, type Made } from './analyses.js';
 import type { BadLineReport } from './pass.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
@@ -52,6 +54,13 @@ export interface ReportRequest {
   settings?: PassSettings;
   /** Only these cranks in the figures, rankings and charts (side.ts); every line is read. */
   selection?: SelectionSpec;
+  /**
+   * What grows too (side.ts; a section of the page, and the `growth.*`
+   * thresholds): following it costs the report's pass about half its CPU
+   * again (docs/report.md), so it is followed when asked, and
+   * whenever a threshold reads it.
+   */
+  growth?: boolean;
 }
 
 export interface ReportOutcome {
@@ -82,6 +91,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
       ...(req.maxPoints === undefined ? {} : { maxPoints: req.maxPoints }),
       ...(compare ? { compare: req.roundMarks ? { rounds: new Rounds() } : {} } : {}),
       ...(req.selection ? { selection: req.selection } : {}),
+      growth: growthFollowed(req),
     });
     return { value: { side: made, rounds }, sink: new MarkErrors(made), onOpen: (source) => made.beginFile(source.name) };
   };
@@ -93,7 +103,7 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
       settings,
       onWarning: warn,
     },
-    REPORT_READS,
+    growthFollowed(req) ? REPORT_GROWTH_READS : REPORT_READS,
     make,
   );
   const { side, rounds } = value;
@@ -129,7 +139,26 @@ async function readRun(files: string[], role: SideInput['role'], req: ReportRequ
     series: collected.series,
     vats: collected.vats,
   };
+  if (collected.growth) input.growth = collected.growth;
   return { collected, input };
+}
+
+/** Growth is followed when asked, or when a threshold reads it. */
+function growthFollowed(req: ReportRequest): boolean {
+  return req.growth === true || req.thresholds.some((t) => t.metric.kind === 'growth');
+}
+
+/** A growth threshold where one side has no growth (no rounds or blocks to measure it over): that side counts as 0, said as `compare` says it. */
+function warnAboutGrowth(thresholds: Threshold[], base: SideData, head: SideData, warn: (message: string) => void): void {
+  for (const t of thresholds) {
+    if (t.metric.kind !== 'growth') continue;
+    const figure = t.metric.name.slice('growth.'.length);
+    const missing = ([['base', base], ['head', head]] as const).filter(([, side]) => (growthKernelFigure(side.growth, figure)?.perPeriod ?? null) === null);
+    // Both: the threshold is refused (metrics.ts `missing`).
+    if (missing.length !== 1) continue;
+    const [which, side] = missing[0] as (typeof missing)[number];
+    warn(`--fail-on '${t.text}': ${which} ${side.slog} has no benchmark rounds or chain blocks to measure growth over: its growth counts as 0`);
+  }
 }
 
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
@@ -156,6 +185,7 @@ export async function collectReport(req: ReportRequest): Promise<ReportOutcome> 
       if (t.metric.kind === 'computrons') warn(`--fail-on '${t.text}': neither slog reports computrons (only XS workers do); it cannot fail`);
     }
   }
+  warnAboutGrowth(req.thresholds, baseData, headData, warn);
   let thresholds: ThresholdResult[];
   try {
     thresholds = evaluateThresholds(req.thresholds, baseData, headData);

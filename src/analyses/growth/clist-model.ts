@@ -6,7 +6,9 @@
  * the c-list does not hold proves the entry was made where the slog does not
  * show it (a static vat's root object, exported at kernel start, before the
  * slog): it is added then, as `before the slog`. A drop of a pair never
- * added removes nothing, and is counted.
+ * added removes nothing, and is counted. A kernel that starts over from
+ * nothing (`reset`: a restart that ran again from the slog's first crank)
+ * has no c-lists left.
  *
  * Memory: one record per alive entry, and per vat ever seen; nothing per
  * crank.
@@ -47,7 +49,10 @@ export class VatClist {
 }
 
 /** Told of each entry as it stops being alive (the export's `clist` rows): how, and in which crank (NaN: outside cranks). */
-export type RemovedListener = (vatID: string, kref: string, entry: AliveEntry, how: 'drop' | 'cleanup' | 'replaced', crank: number) => void;
+export type RemovedListener = (vatID: string, kref: string, entry: AliveEntry, how: RemovedHow, crank: number) => void;
+
+/** How an entry stopped being alive: dropped, its vat cleaned up, replaced by another vref for its kref, or its kernel started over. */
+export type RemovedHow = 'drop' | 'cleanup' | 'replaced' | 'restart';
 
 export class ClistModel {
   readonly vats = new Map<string, VatClist>();
@@ -110,6 +115,12 @@ export class ClistModel {
     vat.cleanedUp = true;
   }
 
+  /** The kernel starts over from nothing (crank `crank` ran again, and nothing before it was committed): every entry goes, and every vat. */
+  reset(crank: number): void {
+    for (const vat of this.vats.values()) for (const [kref, entry] of vat.entries) this.remove(vat, kref, entry, 'restart', crank);
+    this.vats.clear();
+  }
+
   /** Entries alive in every c-list. */
   get total(): number {
     let n = 0;
@@ -117,7 +128,7 @@ export class ClistModel {
     return n;
   }
 
-  private remove(vat: VatClist, kref: string, entry: AliveEntry, how: 'drop' | 'cleanup' | 'replaced', crank: number): void {
+  private remove(vat: VatClist, kref: string, entry: AliveEntry, how: RemovedHow, crank: number): void {
     this.onRemoved?.(vat.vatID, kref, entry, how, crank);
     vat.entries.delete(kref);
     vat.counts[entry.kind] -= 1;

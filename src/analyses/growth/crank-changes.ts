@@ -3,8 +3,9 @@
  * entries, each attributed to what carried it (the delivery or syscall
  * logged after it: the kernel translates refs, and logs the c-list change,
  * before it logs the delivery or syscall), message targets that prove an
- * export the slog did not show, sends' result promises, resolutions, and
- * terminated vats.
+ * export the slog did not show, the static vats' roots the bootstrap
+ * message names (each vat's `o+0` export, made at kernel start, before the
+ * slog), sends' result promises, resolutions, and terminated vats.
  *
  * A crank's items are read into a list of changes (`collect`), then the
  * changes applied (`applyChanges`): a crank of many syscalls is read a part
@@ -21,6 +22,8 @@ import { isAborted } from '../../model/krefs.js';
 import { syscallCall } from '../../model/syscall-call.js';
 import type { ClistEntry, DeliverEntry, SlogEntry, SyscallEntry } from '../../scan/entry-types.js';
 import { isMessage, messageMethargs } from '../../scan/message.js';
+import { isCapData } from '../../scan/capdata.js';
+import { decodeCapData, walkArgsSlots } from '../../model/capdata-slots.js';
 import { methargsMethod } from '../../scan/method-name.js';
 import type { ClistModel } from './clist-model.js';
 import type { UnresolvedPromises } from './promises.js';
@@ -29,6 +32,8 @@ import type { UnresolvedPromises } from './promises.js';
 export interface GrowthState {
   clists: ClistModel;
   promises: UnresolvedPromises;
+  /** The static vat the kernel created with this name (create-vat), if the slog says. */
+  staticVat(name: string): string | undefined;
   /** Any entry that is not a clist, deliver or syscall (terminate, cleanup, heaps, deliver-result). */
   other(entry: SlogEntry, crankNum: number): void;
 }
@@ -39,6 +44,8 @@ type Change =
   | { kind: 'drop'; vatID: string; kref: string }
   /** A message's target the vat's c-list may lack (an export made before the slog). */
   | { kind: 'target'; vatID: string; kref: string; vref: string }
+  /** A static vat's root, by the vat's name, as the bootstrap message names it: its `o+0` export, which the c-list may lack. */
+  | { kind: 'root'; name: string; kref: string }
   | { kind: 'delivered'; kp: string; vatID: string; method: string }
   | { kind: 'sent'; kp: string; method: string }
   /** A routing crank's message with a result: queued, unless it is known already. */
@@ -141,6 +148,11 @@ function applyChanges(changes: readonly Change[], state: GrowthState, crankNum: 
       case 'target':
         if (!state.clists.holds(c.vatID, c.kref)) state.clists.add(c.vatID, c.kref, c.vref, { crank: NaN, via: 'before the slog' });
         break;
+      case 'root': {
+        const vatID = state.staticVat(c.name);
+        if (vatID !== undefined && !state.clists.holds(vatID, c.kref)) state.clists.add(vatID, c.kref, ROOT_VREF, { crank: NaN, via: 'before the slog' });
+        break;
+      }
       case 'delivered':
         state.promises.delivered(c.kp, c.vatID, c.method, crankNum);
         break;
@@ -168,7 +180,32 @@ export function addEntry(state: GrowthState, entry: ClistEntry, crankNum: number
   if (kobj.startsWith('kp')) state.promises.seen(kobj, vatID, mode === 'export' && vobj.startsWith('p+'), crankNum);
 }
 
-/** A live delivery: a message's target proves the vat's export; its result gets a decider; a notify settles promises. */
+/** A static vat's root object, as its vat knows it (SwingSet's ROOT_OBJECT_VREF). */
+const ROOT_VREF = 'o+0';
+
+/**
+ * The bootstrap message (`bootstrap(vats, devices)`, the kernel's first
+ * message, to the bootstrap vat's root): `vats` maps each static vat's name
+ * to its root object, which the kernel exported from that vat when it
+ * created it, before the slog shows any c-list change. A root no message
+ * reaches in the slog (vatAdmin's, which the kernel holds) is known only
+ * from here.
+ */
+function bootstrapRoots(entry: DeliverEntry, changes: Change[]): void {
+  const msg = (entry.kd as unknown[])[2];
+  const methargs = isMessage(msg) ? messageMethargs(msg) : undefined;
+  if (!isCapData(methargs)) return;
+  const decoded = decodeCapData(methargs);
+  if (!decoded) return;
+  walkArgsSlots(decoded, (slot, path) => {
+    // `[0].NAME`: a slot of the first argument's record, under a vat's name.
+    const name = /^\[0\]\.([^.[]+)$/.exec(path)?.[1];
+    const kref = methargs.slots[slot];
+    if (name !== undefined && typeof kref === 'string' && kref.startsWith('ko')) changes.push({ kind: 'root', name, kref });
+  });
+}
+
+/** A live delivery: a message's target proves the vat's export; its result gets a decider; a notify settles promises; the bootstrap message names the static vats' roots. */
 function deliver(entry: DeliverEntry, changes: Change[]): void {
   const { kd, vd, vatID } = entry;
   if (!Array.isArray(kd) || typeof vatID !== 'string') return;
@@ -176,6 +213,7 @@ function deliver(entry: DeliverEntry, changes: Change[]): void {
     const target = kd[1];
     const vref = Array.isArray(vd) ? vd[1] : undefined;
     if (typeof target === 'string' && typeof vref === 'string' && vref.startsWith('o+')) changes.push({ kind: 'target', vatID, kref: target, vref });
+    if (entry.method === 'bootstrap') bootstrapRoots(entry, changes);
     const result = (kd[2] as { result?: unknown } | undefined)?.result;
     if (typeof result === 'string' && result.startsWith('kp')) changes.push({ kind: 'delivered', kp: result, vatID, method: entry.method ?? '<unintelligible method>' });
   } else if (kd[0] === 'notify' && Array.isArray(kd[1])) {

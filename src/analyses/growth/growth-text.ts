@@ -22,7 +22,7 @@ export function signedSlope(n: number): string {
 }
 
 /** `round`, `block`, `cranks` as a period is named after `per`. */
-function perName(result: GrowthResult): string {
+export function perName(result: GrowthResult): string {
   return result.unit === 'cranks' ? 'group of cranks' : (result.unit ?? 'period');
 }
 
@@ -40,7 +40,7 @@ export function flagText(flag: GrowthFlag, per: string): string {
 const cell = (n: number | null): string => (n === null ? '' : String(n));
 
 /** The periods in words: `170 blocks (block 0 to block 169)`. */
-function periodsText(result: GrowthResult): string {
+export function periodsText(result: GrowthResult): string {
   const rows = result.periods;
   if (result.unit === null || rows.length === 0) return 'no periods (no benchmark round marks or chain blocks; --every N for groups of cranks): what is alive at the end';
   const unit = result.unit === 'cranks' ? 'groups of cranks' : `${result.unit}s`;
@@ -186,6 +186,38 @@ function endOnly(table: Table): Table {
   return { ...table, columns: table.columns.filter((_, i) => keep[i]), rows: table.rows.map((r) => r.filter((_, i) => keep[i])) };
 }
 
+/** What the kernel table counted from the c-lists means. */
+const MODEL_NOTE = 'clistEntries: entries alive in every vat; kernelObjects, kernelPromises: distinct krefs some c-list holds; kpUnresolved: promises not resolved';
+
+/**
+ * The tables `growthText` prints, in its order, each with an id (the
+ * report's): the kernel's own gauges (where the slog has kernel-stats),
+ * the kernel counted from the c-lists, the c-lists by vat, the heaps, the
+ * promises never resolved by decider and by method (when there are any),
+ * and the kernel by period. A slog without periods: their end only.
+ */
+export function growthTables(result: GrowthResult): Array<{ id: string; table: Table }> {
+  const per = perName(result);
+  const out: Array<{ id: string; table: Table }> = [];
+  const add = (id: string, table: Table | undefined): void => {
+    if (table) out.push({ id, table: result.unit === null ? endOnly(table) : table });
+  };
+  const kernel = result.kernel;
+  if (kernel.kernelStats.length) add('kernelStats', figureTable(`Kernel (from its kernel-stats entries: ${kernel.kernelStatsEntries})`, kernel.kernelStats, per));
+  add('kernelModel', {
+    ...figureTable(kernel.kernelStats.length ? 'Kernel (counted from the c-lists)' : 'Kernel (counted from the c-lists: the slog has no kernel-stats entries)', kernel.model, per),
+    note: MODEL_NOTE,
+  });
+  add('clists', clistTable(result, per));
+  add('heaps', heapTable(result, per));
+  if (result.unresolved.total > 0) {
+    add('unresolvedByDecider', countTable(`Promises never resolved (${result.unresolved.total}), by decider vat`, 'decider', result.unresolved.byDecider));
+    add('unresolvedByMethod', countTable(`Promises never resolved (${result.unresolved.total}), by the method whose result they are`, 'method', result.unresolved.byMethod));
+  }
+  add('periods', periodTable(result));
+  return out;
+}
+
 /** The whole text (or markdown), ending with a newline. */
 export function growthText(result: GrowthResult, format: GrowthFormat = 'text'): string {
   const per = perName(result);
@@ -211,7 +243,7 @@ export function growthText(result: GrowthResult, format: GrowthFormat = 'text'):
         kernel.model,
         per,
       ),
-      note: 'clistEntries: entries alive in every vat; kernelObjects, kernelPromises: distinct krefs some c-list holds; kpUnresolved: promises not resolved',
+      note: MODEL_NOTE,
     }),
   );
   out.push(render(clistTable(result, per)));

@@ -17,7 +17,7 @@ import { ChainTracker, type ChainBlock } from '../../model/chain.js';
 import type { Crank } from '../../model/crank.js';
 import type { ExecutionSink } from '../../model/executions.js';
 import { VatNames } from '../../model/vats.js';
-import type { ClistEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
+import type { ClistEntry, CreateVatEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
 import type { Reads } from '../../scan/reads.js';
 import { consoleText, RoundMarkError, Rounds, type Round } from '../common/rounds.js';
 import { CLIST_KINDS } from './clist-kinds.js';
@@ -75,6 +75,8 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   private readonly folds = new WeakMap<Crank, CrankFold>();
   /** The kernel-stats values when the open block began (put back if a restart abandons it). */
   private statsAtBlockOpen: GaugeValues = {};
+  /** Static vats by the name the kernel created them with (the bootstrap message names their roots so). */
+  private readonly staticVats = new Map<string, string>();
 
   constructor(private readonly config: GrowthConfig = {}) {
     this.vats = new VatNames(config.vatNames);
@@ -93,6 +95,7 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
   entry(entry: SlogEntry, line: number): void {
     this.tracker.entry(entry);
     this.noteMarks(entry, `${this.config.slogName ?? '<slog>'}:${line}`);
+    if (entry.type === 'create-vat') this.noteVat(entry as CreateVatEntry);
     if (entry.type !== 'clist') return this.other(entry, NaN);
     const clist = entry as ClistEntry;
     if (clist.mode === 'drop') {
@@ -102,6 +105,10 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
 
   crank(crank: Crank): void {
     for (const item of crank.items) if (item.kind === 'entry') this.noteMarks(item.entry, `${this.config.slogName ?? '<slog>'}: crank ${crank.crankNum}`);
+    if (this.startsOver(crank)) {
+      this.clists.reset(crank.crankNum);
+      this.promises.reset();
+    }
     this.placeInRound(crank.crankNum);
     if (this.everyLog && !this.everyLog.isOpen) this.everyLog.begin('', this.figures());
     applyCrank(crank, this, this.folds.get(crank));
@@ -116,6 +123,19 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
       this.everyLog.crank(crank.crankNum);
       if (this.everyLog.openCranks >= (this.config.every as number)) this.everyLog.end(this.figures(), { label: crankRange });
     }
+  }
+
+  /**
+   * Does the kernel start over from nothing at this crank? A restart runs
+   * again the cranks the kernel had not committed (model/executions.ts);
+   * one that runs again from the slog's first crank (or before it) had
+   * committed none of what the slog showed: the kernel is where it was when
+   * the slog began (a new kernel's slog appended to another's, as a
+   * benchmark's runs end to end). What the held-back cranks could not undo
+   * (those past the bound went on as committed) is then undone here.
+   */
+  private startsOver(crank: Crank): boolean {
+    return crank.again && this.firstCrank !== undefined && Number.isFinite(crank.crankNum) && crank.crankNum <= this.firstCrank;
   }
 
   /** A crank of many syscalls: what its items change is read now, kept, and applied when it ends (a restart may abandon it). */
@@ -145,6 +165,16 @@ export class GrowthCollector implements ExecutionSink, GrowthState {
     if (this.roundLog.count > 0) return this.roundLog;
     if (this.blockLog.count > 0) return this.blockLog;
     return undefined;
+  }
+
+  /** GrowthState: the static vat created with this name. */
+  staticVat(name: string): string | undefined {
+    return this.staticVats.get(name);
+  }
+
+  /** A static vat's create-vat (at kernel start, outside cranks): its name. */
+  private noteVat(entry: CreateVatEntry): void {
+    if (entry.dynamic === false && typeof entry.vatID === 'string' && typeof entry.name === 'string') this.staticVats.set(entry.name, entry.vatID);
   }
 
   /** GrowthState: an entry of a crank (or outside) that is not a c-list change, delivery or syscall. */

@@ -76,6 +76,11 @@ export class UnresolvedPromises {
     if (this.pending.delete(kp)) this.resolved += 1;
   }
 
+  /** The kernel starts over from nothing: no promise is left. */
+  reset(): void {
+    this.pending.clear();
+  }
+
   /** A terminated vat: the kernel rejects the promises it decided. */
   deciderGone(vatID: string): void {
     for (const [kp, p] of this.pending) {

@@ -21,6 +21,7 @@ interface ReportCliOptions {
   every?: number;
   roundMarks?: boolean;
   compare?: boolean;
+  growth?: boolean;
   count: number;
   failOn?: string[];
   annotations?: string;
@@ -44,6 +45,7 @@ export function register(program: Command): Command {
     .addOption(new Option('--every <n>', `cranks per point of the charts (default: one point per chain block when the slog has blocks, else ${DEFAULT_EVERY} cranks, fewer when that makes under ${MIN_POINTS} points)`).argParser(parsePositiveInt).conflicts('roundMarks'))
     .option('--round-marks', 'one point per benchmark round (Benchmark "NAME" round N start/end crank C, from the console entries)')
     .option('--compare', 'two slogs, BASE HEAD: both runs on the same charts, and the compare tables')
+    .option('--growth', "also what grows per round or block: the kernel's c-list entries, objects and promises, each vat's c-list and heap (slogulate growth; implied by a --fail-on growth.*)")
     .addOption(new Option('-n, --count <n>', 'cranks per top ranking').argParser(parsePositiveInt).default(DEFAULT_TOP_N))
     .addOption(
       new Option('--fail-on <threshold>', "with --compare: exit 1 when the head exceeds the base by more than this, e.g. 'computrons:+5%' (repeatable)").argParser(
@@ -64,13 +66,18 @@ A selection (--cranks, --blocks, --since, --until, --vat) keeps the selected
 cranks in the figures, rankings and charts; the summary still counts every
 crank and the slog's wall span, so every line is read (no seek). With
 --compare, times back from the end (10m) are not taken: give a time.
+--growth adds what grows (as slogulate growth prints it, of every crank
+whatever the selection); it costs the pass about half its CPU again, so it
+is off unless asked, or a --fail-on growth.* reads it.
 Exit status: 0 written, 1 a --fail-on threshold exceeded (the report is written), 2 usage error.
 Examples:
   slogulate report chain.slog -o report.html
   slogulate report --every 100 bench.slog.gz -o bench.html
   slogulate report --blocks 100-200 chain.slog -o blocks.html
   slogulate report --round-marks bench.slog -o rounds.html
-  slogulate report --compare base.slog head.slog --fail-on 'computrons:+5%' -o compare.html`,
+  slogulate report --growth chain.slog -o growth.html
+  slogulate report --compare base.slog head.slog --fail-on 'computrons:+5%' -o compare.html
+  slogulate report --compare base.slog head.slog --fail-on 'growth.clistEntries:max=0' -o leak.html`,
   );
   cmd.action(async (files: string[], _opts: ReportCliOptions, command: Command) => {
     // The root command shares some spellings (--annotations, -o): read them with the globals, as the other subcommands do.
@@ -96,6 +103,7 @@ Examples:
         warn,
         settings: commandSettings(),
         selection,
+        growth: opts.growth === true,
       }),
     );
     out.write(reportHtml(outcome.data));
