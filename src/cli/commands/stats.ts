@@ -38,7 +38,7 @@ export function register(program: Command): Command {
     .addOption(new Option('--json', 'print the aggregate as JSON (times in µs)').conflicts('format'))
     .addOption(new Option('--format <format>', 'text tables, or markdown for a pull request').choices(['text', 'markdown']).default('text'))
     .addOption(gapOption())
-    .option('--growth', "also the kernel's growth per round or block (docs/growth.md; reads more of each line: some 15% slower)");
+    .option('--growth', "also the kernel's growth per round or block (docs/growth.md; reads every message and syscall whole: 20-70% slower)");
   for (const opt of selectionOptions()) cmd.addOption(opt);
   for (const opt of annotationOptions()) cmd.addOption(opt);
   for (const opt of outputOptions()) cmd.addOption(opt);
