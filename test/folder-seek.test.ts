@@ -58,7 +58,8 @@ function folderEntries(dir: string): Array<{ path: string; entries: Entry[] }> {
 }
 
 /**
- * The files holding a crank the selection takes, by a plain loop over the
+ * The files holding a crank the selection takes (or, by blocks, a chain
+ * line of a selected height), by a plain loop over the
  * folder as one slog: a crank-start's block is the one whose opener
  * (begin-block, bootstrap-block-start: the init's height, else its first
  * run's) came last before it, until that block's end-block-finish or
@@ -85,6 +86,8 @@ function filesHolding(dir: string, selection: SelectionSpec): string[] {
         bootstrapOpen = false;
       }
       if (e.type === 'cosmic-swingset-end-block-finish' || e.type === 'cosmic-swingset-bootstrap-block-finish') block = undefined;
+      // A chain line of a selected height (extract keeps it).
+      if (String(e.type).startsWith('cosmic-swingset-') && typeof e.blockHeight === 'number' && selection.blocks && inRanges(e.blockHeight, selection.blocks)) holds = true;
       if (e.type !== 'crank-start') continue;
       const time = e.time as number;
       const timeOk = (selection.since === undefined || time >= selection.since) && (selection.until === undefined || time < selection.until);
@@ -170,7 +173,7 @@ describe('chain-A split per block (170 blocks, a restart in block 85)', () => {
     ['blocks 103-105, across files', blocks(103, 105)],
     ['the last block, 170', blocks(170)],
     ['a block it does not hold, 500', blocks(500)],
-    ['blocks 85-88, after the restart', blocks(85, 88)],
+    ['blocks 86-88, after the restart', blocks(86, 88)],
     ['cranks 1500-1510', cranks(1500, 1510)],
   ];
   for (const [what, selection] of selections) {
@@ -180,6 +183,15 @@ describe('chain-A split per block (170 blocks, a restart in block 85)', () => {
       expectReadExactly(pass, filesHolding(CHAIN, selection), all);
     }, 60_000);
   }
+
+  it('blocks 85-88: 85 ran before the restart and again after it, read from the first file (the restart between must be one)', async () => {
+    const all = folderFiles(CHAIN);
+    const holding = filesHolding(CHAIN, blocks(85, 88));
+    expect(holding.filter((f) => basename(f).startsWith('slogfile_block_85_')).length).toBe(2);
+    const pass = await expectSame(CHAIN, blocks(85, 88));
+    const plan = pass.folderSeek;
+    expect(plan && 'files' in plan ? plan.files : []).toEqual(all.slice(0, all.indexOf(holding[holding.length - 1] as string) + 1));
+  }, 60_000);
 
   it('cranks across the restart: read from the first file (the restart must be one), not after the selection', async () => {
     const all = folderFiles(CHAIN);

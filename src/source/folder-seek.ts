@@ -16,6 +16,8 @@
  *   bootstrap block, whose height is the last `cosmic-swingset-init`'s
  *   before it, else its first run's;
  * - by cranks or times: the numbers (times) of its crank-starts;
+ * - a file with a chain line of a selected height (`blockHeight`) is read
+ *   (`extract` keeps a selected block's chain lines, cranks or not);
  * - a file without a crank number holds no crank; a file whose range is
  *   not known so (a crank number before its first crank-start: a crank
  *   begun in the file before; a crank-start without its number or time;
@@ -94,6 +96,8 @@ interface FileFacts {
   creates: Buffer[];
   /** A line the search had to parse that is not a slog entry. */
   damaged: boolean;
+  /** A chain line of a selected block height (by blocks: `extract` keeps those). */
+  chainSelected: boolean;
 }
 
 const CRANK_NUM = Buffer.from('"crankNum"');
@@ -168,6 +172,7 @@ async function factsOf(path: string, range: SeekRange, lineLimit: number, counte
     openAtEnd: false,
     creates: [],
     damaged: false,
+    chainSelected: false,
   };
   let started = false;
   let lastStart = -1;
@@ -219,6 +224,8 @@ async function factsOf(path: string, range: SeekRange, lineLimit: number, counte
     for (const i of linesWith(batch, CHAIN)) {
       const e = entry(i);
       const type = e?.type as string | undefined;
+      const height = numberOf(e?.blockHeight);
+      if (range.key === 'blockHeight' && height !== undefined && height >= range.from && height <= range.to) f.chainSelected = true;
       if (type === 'cosmic-swingset-init') {
         f.inits += 1;
         f.initHeight = numberOf(e?.blockHeight);
@@ -255,6 +262,8 @@ function bootstrapHeight(files: readonly FileFacts[], at: number): number | unde
 function holds(files: readonly FileFacts[], at: number, range: SeekRange): Holds {
   const f = files[at] as FileFacts;
   if (f.damaged) return 'unknown';
+  // A block's chain lines, which `extract` keeps, even without a crank.
+  if (f.chainSelected) return 'yes';
   if (!f.cranky) return 'no';
   if (f.continues) return 'unknown';
   if (range.key !== 'blockHeight') return f.unknownCrank ? 'unknown' : f.selects ? 'yes' : 'no';
