@@ -6,9 +6,10 @@
  * read of the slog; the last one made is handed back.
  */
 import { Ancestry, type CauseChain } from '../analyses/why/ancestry.js';
-import { CAUSE_READS, CauseFinder } from '../analyses/why/cause-finder.js';
+import { CAUSE_READS, CauseFinder, ROUTING_READS } from '../analyses/why/cause-finder.js';
+import { messageText } from '../analyses/trace/trace.js';
 import { ForwardTrees, type TreeRoot } from '../analyses/why/forward.js';
-import { runPlace, stepOf } from '../analyses/why/step.js';
+import { routingStep, runPlace, stepOf } from '../analyses/why/step.js';
 import type { Annotations } from '../model/annotations.js';
 import { RenderContext } from '../render/context.js';
 import type { RenderOptions } from '../render/options.js';
@@ -25,8 +26,8 @@ import { restartableAnalysisPass, type AnalysisInput, type AnalysisPassResult } 
 /** What reads the causes, made for each read of the slog. */
 export interface CauseReader<T> {
   value: T;
-  /** Told of every crank after its cause was found (undefined: not a delivery crank); 'stop' ends the read. */
-  crank(crank: Crank, cause: DeliveryCause | undefined): SinkAnswer;
+  /** Told of every crank after its cause was found (undefined: not a delivery crank), with the finder (what is in flight after it); 'stop' ends the read. */
+  crank(crank: Crank, cause: DeliveryCause | undefined, finder: CauseFinder): SinkAnswer;
   /** Told of the items put in flight and taken out (the ancestry of `why`). */
   watch?: InFlightWatch;
 }
@@ -53,7 +54,7 @@ export async function causesOf<T>(
         finder.entry(entry);
         return undefined;
       },
-      crank: (crank: Crank) => reader.crank(crank, finder.crank(crank)),
+      crank: (crank: Crank) => reader.crank(crank, finder.crank(crank), finder),
       spill: (crank: Crank) => finder.spill(crank),
     };
     return { value: { reader, finder, vats }, sink, observe: (entry: SlogEntry) => vats.observe(entry) };
@@ -67,27 +68,34 @@ export interface StepRendering {
   annotations: Annotations;
 }
 
-/** `slogulate why CRANK`: the chain of causes of a crank (undefined when the slog lacks it, or it delivered nothing). */
+/**
+ * `slogulate why CRANK`: the chain of causes of a crank (undefined when the
+ * slog lacks it, or it delivered and routed nothing). A routing crank's
+ * chain starts with what it routed, then goes on from what queued that
+ * (`seen`: `routing`).
+ */
 export async function whyChainOf(
   input: AnalysisInput & StepRendering & { crank: number },
-): Promise<{ chain: CauseChain | undefined; seen: 'delivery' | 'other' | 'absent'; kept: number; pass: AnalysisPassResult }> {
+): Promise<{ chain: CauseChain | undefined; seen: 'delivery' | 'routing' | 'other' | 'absent'; kept: number; pass: AnalysisPassResult }> {
   const { value, pass } = await causesOf({
     ...input,
-    reads: renderReads(input.options),
+    reads: mergeReads(renderReads(input.options), ROUTING_READS),
     vatNames: input.annotations.vatNames,
     start: (vats) => {
       const ctx = new RenderContext(input.options, input.annotations, vats);
       const ancestry = new Ancestry();
-      const value: { chain: CauseChain | undefined; seen: 'delivery' | 'other' | 'absent'; ancestry: Ancestry } = { chain: undefined, seen: 'absent', ancestry };
+      const value: { chain: CauseChain | undefined; seen: 'delivery' | 'routing' | 'other' | 'absent'; ancestry: Ancestry } = { chain: undefined, seen: 'absent', ancestry };
       return {
         value,
         watch: ancestry,
-        crank: (crank, cause) => {
+        crank: (crank, cause, finder) => {
           const asked = crank.crankNum === input.crank;
           const step = ancestry.read(cause ? crank.crankNum : undefined, cause ? () => stepOf(ctx, crank, cause) : undefined, asked);
           if (!asked) return undefined;
-          value.seen = step ? 'delivery' : 'other';
-          if (step) value.chain = ancestry.chain(step);
+          const routed = step ? undefined : finder.routed(crank);
+          const first = step ?? (routed ? routingStep(ctx, crank, routed, messageText(ctx, crank.start)) : undefined);
+          value.seen = step ? 'delivery' : routed ? 'routing' : 'other';
+          if (first) value.chain = ancestry.chain(first);
           return 'stop';
         },
       };

@@ -84,7 +84,7 @@ export async function whyCommand(crankArg: string | undefined, fileArgs: string[
   if (crank !== undefined && !opts.forward) {
     const { chain, seen, pass } = await passOrFail(whyChainOf({ ...input, crank }));
     if (seen === 'absent') throw new CliError(`crank ${crank} is not in ${pass.name}`, EXIT_FAILURE);
-    if (!chain) throw new CliError(`crank ${crank} delivered nothing to a vat (a routing crank, or unfinished): why follows deliveries`, EXIT_FAILURE);
+    if (!chain) throw new CliError(`crank ${crank} delivered nothing to a vat and routed nothing (unfinished, or no message in it): why follows deliveries`, EXIT_FAILURE);
     lines = chainLines(chain, opts.steps);
   } else {
     const runKey = opts.run === undefined ? undefined : runKeyFrom(opts.run);
