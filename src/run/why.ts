@@ -30,6 +30,8 @@ export interface CauseReader<T> {
   crank(crank: Crank, cause: DeliveryCause | undefined, finder: CauseFinder): SinkAnswer;
   /** Told of the items put in flight and taken out (the ancestry of `why`). */
   watch?: InFlightWatch;
+  /** Told of every entry outside cranks (chain entries...); 'stop' ends the read. */
+  entry?(entry: SlogEntry): SinkAnswer;
 }
 
 export interface CausesResult<T> {
@@ -52,7 +54,7 @@ export async function causesOf<T>(
       partsUnread: true,
       entry: (entry: SlogEntry) => {
         finder.entry(entry);
-        return undefined;
+        return reader.entry?.(entry);
       },
       crank: (crank: Crank) => reader.crank(crank, finder.crank(crank), finder),
       spill: (crank: Crank) => finder.spill(crank),
@@ -117,6 +119,12 @@ export async function forwardTreesOf(
       const trees = new ForwardTrees(input.root);
       return {
         value: trees,
+        entry: (entry) => {
+          // A block begins: a selection of blocks may be over (its last block committed: a restart never runs it again).
+          const height = entry.type === 'cosmic-swingset-begin-block' ? (entry as { blockHeight?: unknown }).blockHeight : undefined;
+          if (typeof height === 'number') trees.blockBegins(height);
+          return trees.finished ? 'stop' : undefined;
+        },
         crank: (crank, cause) => {
           const run = runPlace(crank);
           trees.passed(crank.crankNum, run?.key);

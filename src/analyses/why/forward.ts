@@ -19,13 +19,15 @@ export interface TreeNode {
 /**
  * Which cranks the trees hold: those a crank caused, or those `select`
  * takes (of some runs, blocks or cranks); `over`, when it says so of a
- * crank, ends the read: no later crank can be selected.
+ * crank, or `pastBlock`, when it says so of a block that begins (its
+ * begin-block's height), ends the read: no later crank can be selected.
  */
 export type TreeRoot =
   | { crank: number }
   | {
       select: (crankNum: number, runKey: string | undefined, height: number | undefined) => boolean;
       over?: (crankNum: number, runKey: string | undefined) => boolean;
+      pastBlock?: (height: number) => boolean;
     };
 
 export class ForwardTrees {
@@ -71,6 +73,11 @@ export class ForwardTrees {
     } else if (this.root.over?.(crankNum, run)) {
       this.done = true;
     }
+  }
+
+  /** A chain block begins (its begin-block): a selection of blocks is over past its last. */
+  blockBegins(height: number): void {
+    if (!('crank' in this.root) && this.root.pastBlock?.(height)) this.done = true;
   }
 
   add(step: Step): void {
