@@ -291,4 +291,33 @@ describe('files out of order, or whose range is not known, are read', () => {
     expect(read[0]).toBe(basename(all[0] as string));
     expect(read[read.length - 1]).toMatch(/^slogfile_block_130_/);
   }, 60_000);
+
+  it("a crank left open at a file's end: read on to the folder's last file", async () => {
+    const dir = changedCopy('open-crank', (d, files) => {
+      const f = join(d, named(files, 'slogfile_block_120_'));
+      const lines = gunzipSync(readFileSync(f)).toString('utf8').split('\n');
+      const last = lines.findLastIndex((l) => l.includes('"type":"crank-finish"'));
+      expect(last).toBeGreaterThan(0);
+      lines.splice(last, 1);
+      writeFileSync(f, gzipSync(lines.join('\n')));
+    });
+    const all = folderFiles(dir);
+    const pass = await expectSame(dir, blocks(120));
+    const plan = pass.folderSeek;
+    const read = plan && 'files' in plan ? plan.files : [];
+    expect(basename(read[0] as string)).toMatch(/^slogfile_block_120_/);
+    expect(read[read.length - 1]).toBe(all[all.length - 1]);
+  }, 60_000);
+
+  it('contextual lines (a file the search cannot read): every file is read', async () => {
+    const dir = join(tmp, 'contextual');
+    mkdirSync(dir);
+    const lines = readFileSync(join(REAL, 'contextual-bot.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
+    const half = Math.floor(lines.length / 2);
+    writeFileSync(join(dir, 'part-1.jsonl'), `${lines.slice(0, half).join('\n')}\n`);
+    writeFileSync(join(dir, 'part-2.jsonl'), `${lines.slice(half).join('\n')}\n`);
+    const pass = await expectSame(dir, cranks(5, 8));
+    expect(pass.folderSeek).toMatchObject({ refused: expect.any(String) });
+    expect(pass.sources.length).toBe(2);
+  }, 60_000);
 });
