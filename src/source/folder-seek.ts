@@ -287,8 +287,9 @@ function standsAlone(files: readonly FileFacts[], first: number, last: number): 
   if ((files[first - 1] as FileFacts).openAtEnd) return false;
   if (run.some((r) => r.kernelStarts > 0)) return false;
   if (before.some((b) => b.kernelStarts > 0)) {
-    const max = (pick: (x: FileFacts) => number): number => Math.max(-Infinity, ...before.map(pick));
-    const min = (pick: (x: FileFacts) => number): number => Math.min(Infinity, ...run.map(pick));
+    // Loops, not Math.max(...): a folder may hold more files than a call takes arguments.
+    const max = (pick: (x: FileFacts) => number): number => before.reduce((m, x) => Math.max(m, pick(x)), -Infinity);
+    const min = (pick: (x: FileFacts) => number): number => run.reduce((m, x) => Math.min(m, pick(x)), Infinity);
     if (max((b) => b.highCrank) >= min((r) => r.lowCrank)) return false;
     if (max((b) => b.highBlock) >= min((r) => r.lowBlock)) return false;
   }
