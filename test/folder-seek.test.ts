@@ -320,4 +320,31 @@ describe('files out of order, or whose range is not known, are read', () => {
     expect(pass.folderSeek).toMatchObject({ refused: expect.any(String) });
     expect(pass.sources.length).toBe(2);
   }, 60_000);
+
+  it('a gzip file cut short (still being written) is read, and warned of, as the whole read does', async () => {
+    const dir = join(tmp, 'cut-short');
+    mkdirSync(dir);
+    for (const f of readdirSync(BOT)) copyFileSync(join(BOT, f), join(dir, f));
+    const last = readdirSync(dir).find((f) => f.startsWith('slogfile_block_4_')) as string;
+    const bytes = readFileSync(join(dir, last));
+    writeFileSync(join(dir, last), bytes.subarray(0, Math.floor(bytes.length * 0.6)));
+    const all = folderFiles(dir);
+    for (const selection of [blocks(2), blocks(4), cranks(20, 30)]) {
+      const pass = await expectSame(dir, selection);
+      const plan = pass.folderSeek;
+      expect(plan && 'files' in plan ? plan.files : all).toContain(all[all.length - 1]);
+    }
+    const seek = await runInProcess(['--blocks', '2', dir]);
+    const prev = process.env.SLOGULATE_SEEK;
+    process.env.SLOGULATE_SEEK = '0';
+    try {
+      const whole = await runInProcess(['--blocks', '2', dir]);
+      expect(seek.stdout).toBe(whole.stdout);
+      expect(seek.stderr).toBe(whole.stderr);
+      expect(seek.stderr).not.toBe('');
+    } finally {
+      if (prev === undefined) delete process.env.SLOGULATE_SEEK;
+      else process.env.SLOGULATE_SEEK = prev;
+    }
+  }, 60_000);
 });

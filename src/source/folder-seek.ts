@@ -21,7 +21,8 @@
  * - a file without a crank number holds no crank; a file whose range is
  *   not known so (a crank number before its first crank-start: a crank
  *   begun in the file before; a crank-start without its number or time;
- *   another opener in a block's file) may hold one.
+ *   another opener in a block's file; gzip cut short, whose warning a
+ *   whole read prints) may hold one.
  *
  * The files read are the run from the first file that may hold a selected
  * crank to the last (the folder's order, whatever the files' names say: a
@@ -43,7 +44,7 @@
  * written to meanwhile.
  */
 import { batchText, readLines, type LineBatch } from './lines.js';
-import { openPath } from './open.js';
+import { InputEndsEarly, openPath } from './open.js';
 import type { SeekRange } from './seek.js';
 
 /** The files a selection reads, and the lines of the others the model needs. */
@@ -174,12 +175,25 @@ async function factsOf(path: string, range: SeekRange, lineLimit: number, counte
     damaged: false,
     chainSelected: false,
   };
+  const source = await openPath(path);
+  try {
+    await searchLines(f, source.chunks(), range, lineLimit, counted);
+  } catch (err) {
+    // Gzip cut short (a file still being written): what it holds is not known whole; it is read (the pass warns of it as a whole read does).
+    if (!(err instanceof InputEndsEarly)) throw err;
+    f.damaged = true;
+  }
+  return f;
+}
+
+/** The byte search over one file's lines, into `f` (see factsOf). */
+async function searchLines(f: FileFacts, chunks: AsyncIterable<Buffer> | Iterable<Buffer>, range: SeekRange, lineLimit: number, counted: { searched: number }): Promise<void> {
+  const { path } = f;
   let started = false;
   let lastStart = -1;
   let lastFinish = -1;
   let place = 0;
-  const source = await openPath(path);
-  for await (const batch of readLines(source.chunks(), { bigLineBytes: lineLimit })) {
+  for await (const batch of readLines(chunks, { bigLineBytes: lineLimit })) {
     if (batch.big) throw new Refused(`a line of more than ${lineLimit} bytes in ${path}`);
     const count = batch.spans.length / 2;
     counted.searched += batchBytesOf(batch);
@@ -244,7 +258,6 @@ async function factsOf(path: string, range: SeekRange, lineLimit: number, counte
     place += count;
   }
   f.openAtEnd = lastStart > lastFinish;
-  return f;
 }
 
 function batchBytesOf(batch: LineBatch): number {
