@@ -6,7 +6,8 @@
  * and its messages and notifications are exactly those the `messages`
  * table's rows lead to from 15 (a send or resolve of a crank of the tree
  * queued them). One read by slogulate, in a streaming pass whose memory is
- * what is in flight (run/why.ts), and one streaming loop.
+ * what is in flight (run/why.ts), which ends once nothing in flight can add
+ * to the tree, and one streaming loop.
  */
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ describe('why --forward on big-local-1200', () => {
     const caused = new Set([ROOT_CRANK]);
     const byMessages = new Set([ROOT_CRANK]);
     let rootSeen = false;
-    const { cranks } = await streamLoopCauses(BIG, (c) => {
+    const { cranks, lines } = await streamLoopCauses(BIG, (c) => {
       if (c.crank === ROOT_CRANK) {
         rootSeen = true;
         return;
@@ -45,5 +46,8 @@ describe('why --forward on big-local-1200', () => {
     const messagesInTree = [...tree].filter(([n, d]) => n === ROOT_CRANK || d === 'message' || d === 'notify').map(([n]) => n);
     expect(messagesInTree.sort((a, b) => a - b)).toEqual([...byMessages].sort((a, b) => a - b));
     expect(tree.size).toBeGreaterThan(10);
+    // The read ended once nothing in flight could add to the tree (analyses/why/forward.ts TreeInFlight), well before the slog's end.
+    expect(pass.stopped).toBeDefined();
+    expect(pass.lines).toBeLessThan(lines / 2);
   }, 120_000);
 });

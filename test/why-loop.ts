@@ -275,7 +275,7 @@ export class CauseLoop {
  * one crank's entries and what is in flight. A restart (a second
  * kernel-init-start) is not followed: it throws.
  */
-export async function streamLoopCauses(path: string, each: (cause: LoopCause) => void): Promise<{ cranks: number; midway: boolean }> {
+export async function streamLoopCauses(path: string, each: (cause: LoopCause) => void): Promise<{ cranks: number; lines: number; midway: boolean }> {
   const raw = createReadStream(path);
   const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   let loop: CauseLoop | undefined;
@@ -283,6 +283,7 @@ export async function streamLoopCauses(path: string, each: (cause: LoopCause) =>
   let run: string | undefined;
   let open: { num: number; items: J[]; run: string | undefined } | undefined;
   let cranks = 0;
+  let lines = 0;
   const flush = (): void => {
     if (!open) return;
     cranks += 1;
@@ -291,6 +292,7 @@ export async function streamLoopCauses(path: string, each: (cause: LoopCause) =>
     open = undefined;
   };
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    lines += 1;
     if (!line.trim()) continue;
     const e = JSON.parse(line) as J;
     if (e.type === 'kernel-init-start' && ++inits > 1) throw new Error(`${path}: a restart, which streamLoopCauses does not follow`);
@@ -316,5 +318,5 @@ export async function streamLoopCauses(path: string, each: (cause: LoopCause) =>
     if (e.type === 'crank-finish') flush();
   }
   flush();
-  return { cranks, midway: loop?.midway === true };
+  return { cranks, lines, midway: loop?.midway === true };
 }

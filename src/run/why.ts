@@ -8,7 +8,7 @@
 import { Ancestry, type CauseChain } from '../analyses/why/ancestry.js';
 import { CAUSE_READS, CauseFinder, ROUTING_READS } from '../analyses/why/cause-finder.js';
 import { messageText } from '../analyses/trace/trace.js';
-import { ForwardTrees, type TreeRoot } from '../analyses/why/forward.js';
+import { ForwardTrees, TreeInFlight, type TreeRoot } from '../analyses/why/forward.js';
 import { routingStep, runPlace, stepOf } from '../analyses/why/step.js';
 import type { Annotations } from '../model/annotations.js';
 import { RenderContext } from '../render/context.js';
@@ -117,8 +117,11 @@ export async function forwardTreesOf(
     start: (vats) => {
       const ctx = new RenderContext(input.options, input.annotations, vats);
       const trees = new ForwardTrees(input.root);
+      // A crank's tree: the read ends once nothing in flight can add to it.
+      const open = 'crank' in input.root ? new TreeInFlight(trees) : undefined;
       return {
         value: trees,
+        ...(open ? { watch: open } : {}),
         entry: (entry) => {
           // A block begins: a selection of blocks may be over (its last block committed: a restart never runs it again).
           const height = entry.type === 'cosmic-swingset-begin-block' ? (entry as { blockHeight?: unknown }).blockHeight : undefined;
@@ -129,8 +132,11 @@ export async function forwardTreesOf(
           const run = runPlace(crank);
           trees.passed(crank.crankNum, run?.key);
           if (trees.finished) return 'stop';
-          if (cause && trees.belongs(crank.crankNum, cause.cause.crank, run?.key, crank.block?.height)) trees.add(stepOf(ctx, crank, cause));
-          return trees.finished ? 'stop' : undefined;
+          if (cause && trees.belongs(crank.crankNum, cause.cause.crank, run?.key, crank.block?.height)) {
+            trees.add(stepOf(ctx, crank, cause));
+            open?.joined(crank.crankNum);
+          }
+          return trees.finished || open?.closed === true ? 'stop' : undefined;
         },
       };
     },

@@ -6,6 +6,8 @@
  * the run of its root (the next run has its own trigger: `why` follows
  * causes back to a run's trigger, never across it).
  */
+import type { Cause } from './cause.js';
+import type { InFlightWatch } from './in-flight.js';
 import type { Step } from './step.js';
 
 /** A crank of the tree and its place in it. */
@@ -89,6 +91,11 @@ export class ForwardTrees {
     else this.roots.push(node);
   }
 
+  /** Is the crank in the trees? */
+  has(crankNum: number): boolean {
+    return this.nodes.has(crankNum);
+  }
+
   /** Every crank of the trees, in slog order. */
   cranks(): number[] {
     return [...this.nodes.keys()];
@@ -103,6 +110,45 @@ export class ForwardTrees {
       const { node, depth } = at;
       for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push({ node: node.children[i] as TreeNode, depth: depth + 1 });
     }
+  }
+}
+
+/**
+ * The items in flight (in-flight.ts's watch) that the cranks of a crank's
+ * tree queued: a crank joins the tree only when what queued it is such an
+ * item (its cause's crank is in the tree), so once none is left, no later
+ * crank can join, and the read may end. Items are counted per crank as they
+ * are queued (a crank's are queued before it joins: `joined` adds them).
+ * Memory: a count per crank with items in flight.
+ */
+export class TreeInFlight implements InFlightWatch {
+  private readonly refs = new Map<number, number>();
+  private open = 0;
+
+  constructor(private readonly trees: ForwardTrees) {}
+
+  queued(cause: Cause): void {
+    if (cause.crank < 0) return;
+    this.refs.set(cause.crank, (this.refs.get(cause.crank) ?? 0) + 1);
+    if (this.trees.has(cause.crank)) this.open += 1;
+  }
+
+  left(cause: Cause): void {
+    const n = this.refs.get(cause.crank);
+    if (n === undefined) return;
+    if (n > 1) this.refs.set(cause.crank, n - 1);
+    else this.refs.delete(cause.crank);
+    if (this.trees.has(cause.crank)) this.open -= 1;
+  }
+
+  /** A crank joined the tree: its items in flight are the tree's now. */
+  joined(crankNum: number): void {
+    this.open += this.refs.get(crankNum) ?? 0;
+  }
+
+  /** The tree has begun and nothing in flight can add to it. */
+  get closed(): boolean {
+    return this.trees.size > 0 && this.open === 0;
   }
 }
 
