@@ -5,9 +5,10 @@
  * SLOG-FORMAT.md's syscalls and deliveries written out again on bare
  * objects, without the crank model.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { createInterface } from 'node:readline';
+import { createGunzip, gunzipSync } from 'node:zlib';
 
 type J = Record<string, any>;
 
@@ -127,21 +128,39 @@ function cranksOf(entries: J[]): { cranks: { num: number; items: J[]; run: strin
 /** Each delivery crank's cause, by the loop. */
 export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean } {
   const { cranks, midway } = cranksOf(loopEntries(path));
-  const byResult = new Map<string, Act>();
-  const without = new Map<string, Act[]>();
-  const subs = new Map<string, Map<string, Act>>();
-  const notifies = new Map<string, Act>();
-  let drops = new Map<string, Act>();
-  const last = new Map<string, Act>();
-  let previous: Act | undefined;
-  const requests: Act[] = [];
+  const loop = new CauseLoop(midway);
   const causes: LoopCause[] = [];
-  const gcOf: J = { dropImports: 'dropExports', retireImports: 'retireExports', retireExports: 'retireImports', abandonExports: 'retireImports' };
   for (const { num, items, run } of cranks) {
+    const cause = loop.crank(num, items, run);
+    if (cause) causes.push(cause);
+  }
+  return { causes, midway };
+}
+
+/**
+ * The causes as a stream of cranks: each crank's entries in, its cause out
+ * (undefined: a routing crank, or no live delivery). What it keeps is what
+ * is in flight.
+ */
+export class CauseLoop {
+  private readonly byResult = new Map<string, Act>();
+  private readonly without = new Map<string, Act[]>();
+  private readonly subs = new Map<string, Map<string, Act>>();
+  private readonly notifies = new Map<string, Act>();
+  private drops = new Map<string, Act>();
+  private readonly last = new Map<string, Act>();
+  private previous: Act | undefined;
+  private readonly requests: Act[] = [];
+
+  constructor(public midway: boolean) {}
+
+  crank(num: number, items: J[], run: string | undefined): LoopCause | undefined {
+    const { byResult, without, subs, notifies, last, requests, midway } = this;
+    const gcOf: J = { dropImports: 'dropExports', retireImports: 'retireExports', retireExports: 'retireImports', abandonExports: 'retireImports' };
     const start = items.find((e) => e.type === 'crank-start');
-    if (start?.crankType === 'routing') continue;
+    if (start?.crankType === 'routing') return undefined;
     const deliver = items.find((e) => e.type === 'deliver' && e.replay !== true && Array.isArray(e.kd));
-    if (!deliver) continue;
+    if (!deliver) return undefined;
     const vat: string = start?.vatID ?? start?.message?.vatID ?? deliver.vatID;
     const kd = deliver.kd as unknown[] & J;
     const kind = String(kd[0]);
@@ -185,20 +204,20 @@ export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean
       }
     } else if (kind === 'dropExports' || kind === 'retireExports' || kind === 'retireImports') {
       for (const ref of kd[1] as string[]) {
-        act = drops.get(`${kind}|${ref}`);
+        act = this.drops.get(`${kind}|${ref}`);
         if (act) {
-          if (take) drops.delete(`${kind}|${ref}`);
+          if (take) this.drops.delete(`${kind}|${ref}`);
           break;
         }
       }
-      if (!act && previous) act = { crank: previous.crank, num: -1, kind: 'gc' };
+      if (!act && this.previous) act = { crank: this.previous.crank, num: -1, kind: 'gc' };
     } else if (kind === 'bringOutYourDead') {
       act = last.get(vat);
     } else if (kind === 'startVat' || kind === 'stopVat' || kind === 'changeVatOptions') {
       act = requests[0];
       if (act && take) requests.shift();
     }
-    causes.push({
+    const cause: LoopCause = {
       crank: num,
       vat,
       delivery: kind,
@@ -206,8 +225,8 @@ export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean
       causeCrank: act ? act.crank : -1,
       syscallNum: act ? act.num : -1,
       run,
-    });
-    if (!['dropExports', 'retireExports', 'retireImports'].includes(kind)) drops = new Map();
+    };
+    if (!['dropExports', 'retireExports', 'retireImports'].includes(kind)) this.drops = new Map();
     if (take) {
       let n = 0;
       for (const e of items) {
@@ -237,7 +256,7 @@ export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean
           subs.get(kp)?.set(vat, a('subscribe'));
         } else if (gcOf[name]) {
           const refs = (e.ksc as unknown[]).find((x) => Array.isArray(x)) as string[];
-          for (const ref of refs ?? []) drops.set(`${gcOf[name]}|${ref}`, a('gc'));
+          for (const ref of refs ?? []) this.drops.set(`${gcOf[name]}|${ref}`, a('gc'));
         } else if ((name === 'invoke' || name === 'callNow') && /^(create|upgrade|changeOptions)/.test(String(e.ksc[2]))) {
           requests.push(a('create'));
         }
@@ -245,7 +264,59 @@ export function loopCauses(path: string): { causes: LoopCause[]; midway: boolean
     }
     const here = { crank: num, num: -1, kind: 'reap' };
     if (kind !== 'bringOutYourDead') last.set(vat, here);
-    previous = here;
+    this.previous = here;
+    return cause;
   }
-  return { causes, midway };
+}
+
+/**
+ * The causes of a slog file (gzipped when its name ends in `.gz`) read as a
+ * stream of lines, crank by crank, each told to `each`: what it keeps is
+ * one crank's entries and what is in flight. A restart (a second
+ * kernel-init-start) is not followed: it throws.
+ */
+export async function streamLoopCauses(path: string, each: (cause: LoopCause) => void): Promise<{ cranks: number; lines: number; midway: boolean }> {
+  const raw = createReadStream(path);
+  const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  let loop: CauseLoop | undefined;
+  let inits = 0;
+  let run: string | undefined;
+  let open: { num: number; items: J[]; run: string | undefined } | undefined;
+  let cranks = 0;
+  let lines = 0;
+  const flush = (): void => {
+    if (!open) return;
+    cranks += 1;
+    const cause = (loop as CauseLoop).crank(open.num, open.items, open.run);
+    if (cause) each(cause);
+    open = undefined;
+  };
+  for await (const line of createInterface({ input, crlfDelay: Infinity })) {
+    lines += 1;
+    if (!line.trim()) continue;
+    const e = JSON.parse(line) as J;
+    if (e.type === 'kernel-init-start' && ++inits > 1) throw new Error(`${path}: a restart, which streamLoopCauses does not follow`);
+    if (e.type === 'cosmic-swingset-run-start') run = `${e.blockHeight}/${e.runNum}`;
+    if (e.type === 'cosmic-swingset-run-finish') run = undefined;
+    if (e.type === 'crank-start') {
+      flush();
+      loop ??= new CauseLoop(inits === 0 && typeof e.crankNum === 'number' && e.crankNum > 0);
+      open = { num: e.crankNum, items: [e], run };
+      continue;
+    }
+    if (typeof e.crankNum !== 'number') {
+      if (open && e.type !== 'crank-finish') open.items.push(e);
+      continue;
+    }
+    if (!open || (open.num !== undefined && open.num !== e.crankNum)) {
+      flush();
+      loop ??= new CauseLoop(inits === 0);
+      open = { num: e.crankNum, items: [], run };
+    }
+    open.num ??= e.crankNum;
+    open.items.push(e);
+    if (e.type === 'crank-finish') flush();
+  }
+  flush();
+  return { cranks, lines, midway: loop?.midway === true };
 }

@@ -34,6 +34,7 @@ import { VatNames } from '../model/vats.js';
 import type { SlogEntry } from '../scan/entry-types.js';
 import type { Reads } from '../scan/reads.js';
 import { copyLines, mergedSpans, type LineSpan } from '../source/copy-lines.js';
+import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import { expandInputs } from '../source/inputs.js';
 import { InputError, openInput, type SlogInput } from '../source/open.js';
 import { openRange, type SeekPlan, type SeekRange } from '../source/seek.js';
@@ -70,6 +71,8 @@ export interface ExtractResult {
   lines: number;
   /** The seek's plan, or why there was none (as the pass's result). */
   seek?: SeekPlan | { refused: string };
+  /** A folder's seek: the files read, or why all were (as the pass's result). */
+  folderSeek?: FolderPlan | FolderRefusal;
 }
 
 /** The extract reads nothing of crank entries beyond what the model reads (model/reads.ts: crankNum, vatID, time, messageHead...). */
@@ -255,6 +258,9 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
     ...(range ? { seek: { range, learn: (entry: SlogEntry) => keeper.vats.observe(entry) } } : {}),
   });
   const plan = result.seek !== undefined && 'start' in result.seek ? result.seek : undefined;
+  // A folder's seek read only some of its files (source/folder-seek.ts): the kept lines are of those.
+  const folder = result.folderSeek !== undefined && 'files' in result.folderSeek ? result.folderSeek : undefined;
+  const files: readonly SlogInput[] = folder ? folder.files : inputs;
   let lines = 0;
   const named = (list: readonly Buffer[]): void => {
     for (const line of list) {
@@ -271,12 +277,13 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
     lines += await copyLines(openRange(inputs[0] as string, plan.start, plan.end), 1, kept, config.write, config.drained);
     named(plan.postlude);
   } else {
+    if (folder) named(folder.prelude);
     for (let i = 0; i < keeper.inputs.length; i += 1) {
       const kept = (keeper.inputs[i] as KeptLines).all(keeper.involved);
       if (kept.length === 0) continue;
       let source;
       try {
-        source = await openInput(inputs[i] as SlogInput);
+        source = await openInput(files[i] as SlogInput);
       } catch (err) {
         if (err instanceof InputError) throw new PassError(err.message, 'open');
         throw err;
@@ -288,6 +295,7 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
         throw err;
       }
     }
+    if (folder) named(folder.postlude);
   }
-  return { name: result.name, cranks: keeper.cranks, lines, ...(result.seek ? { seek: result.seek } : {}) };
+  return { name: result.name, cranks: keeper.cranks, lines, ...(result.seek ? { seek: result.seek } : {}), ...(result.folderSeek ? { folderSeek: result.folderSeek } : {}) };
 }

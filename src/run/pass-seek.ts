@@ -15,6 +15,9 @@
  * of the whole slog (`cranks 11 of 278`, its wall span), and reads it all.
  */
 import type { CrankRange, SelectionSpec } from '../analyses/common/selection.js';
+import { statSync } from 'node:fs';
+import { planFolderSeek, type FolderPlan, type FolderRefusal } from '../source/folder-seek.js';
+import type { SlogInput } from '../source/open.js';
 import type { SeekRange } from '../source/seek.js';
 
 function span(key: SeekRange['key'], ranges: readonly CrankRange[]): SeekRange {
@@ -26,4 +29,25 @@ export function seekRangeOf(spec: SelectionSpec | undefined): SeekRange | undefi
   if (spec?.cranks?.length) return span('crankNum', spec.cranks);
   if (spec?.since !== undefined || spec?.until !== undefined) return { key: 'time', from: spec.since ?? -Infinity, to: spec.until ?? Infinity };
   return undefined;
+}
+
+/**
+ * A folder's seek (source/folder-seek.ts): when the pass's one argument is
+ * a folder, the plan for its files (`files`: the folder's, in the order
+ * expandInputs lists them); undefined when the argument is not one folder.
+ * Throws InputError when a file cannot be read.
+ */
+export async function folderSeekOf(args: readonly SlogInput[], files: readonly SlogInput[], range: SeekRange, lineLimit: number): Promise<FolderPlan | FolderRefusal | undefined> {
+  const only = args[0];
+  if (args.length !== 1 || typeof only !== 'string' || only === '-' || !isFolder(only)) return undefined;
+  if (!files.every((f): f is string => typeof f === 'string')) return undefined;
+  return planFolderSeek(files, range, lineLimit);
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -23,7 +23,9 @@ import { expandInputs, inputsName } from '../source/inputs.js';
 import { batchBytes, readLines, splitLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
 import { openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
+import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import type { HeapGovernor } from './heap-governor.js';
+import { folderSeekOf } from './pass-seek.js';
 import type { PassSettings } from './pass-settings.js';
 
 /** Why a pass ended early: an input that cannot be opened or read, or is not a slog at all. */
@@ -121,11 +123,13 @@ export interface PassResult {
   stopped: PassPlace | undefined;
   /** The seek's plan (line numbers count from its range's start, but a bad line's report: linesBefore), or why there was none; undefined when none was asked for. */
   seek?: SeekPlan | SeekRefusal;
+  /** A folder's seek (source/folder-seek.ts): the files it read, or why it read them all; undefined when none was asked for or the input is not one folder. */
+  folderSeek?: FolderPlan | FolderRefusal;
 }
 
 /** Runs one pass; resolves when every input was read (or the sink said stop) and the model handed everything over. */
 export async function runPass(config: PassConfig): Promise<PassResult> {
-  const inputs = expandOrFail(config.inputs);
+  let inputs = expandOrFail(config.inputs);
   const { settings } = config;
   const reader = lineReader(mergeReads(MODEL_READS, config.reads), {
     fast: settings.path === 'fast',
@@ -136,7 +140,14 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
   const result: PassResult = { name: inputsName(inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
   const feed = new Feed(reader, assembler, config.observe, result);
-  const plan = config.seek && settings.seek !== false ? seekPlan(inputs, config) : undefined;
+  const folder = config.seek && settings.seek !== false && !config.open ? await folderPlan(inputs, config) : undefined;
+  const folderSeek = folder !== undefined && 'files' in folder ? folder : undefined;
+  if (folder !== undefined) {
+    result.folderSeek = folder;
+    if (folderSeek) inputs = folderSeek.files;
+  }
+  if (folderSeek) learn(reader, folderSeek.prelude, (config.seek as PassSeek).learn);
+  const plan = config.seek && settings.seek !== false && folder === undefined ? seekPlan(inputs, config) : undefined;
   if (plan !== undefined) result.seek = plan;
   const seek = plan !== undefined && 'start' in plan ? plan : undefined;
   for (let input = 0; input < inputs.length; input += 1) {
@@ -160,6 +171,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     }
     if (seek) learn(reader, seek.postlude, (config.seek as PassSeek).learn);
   }
+  if (folderSeek && result.stopped === undefined) learn(reader, folderSeek.postlude, (config.seek as PassSeek).learn);
   assembler.end();
   return result;
 }
@@ -170,6 +182,16 @@ function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | 
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
   return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+}
+
+/** A folder's seek plan (pass-seek.ts), or undefined when the pass's input is not one folder. */
+async function folderPlan(inputs: readonly SlogInput[], config: PassConfig): Promise<FolderPlan | FolderRefusal | undefined> {
+  try {
+    return await folderSeekOf(config.inputs, inputs, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+  } catch (err) {
+    if (err instanceof InputError) throw new PassError(err.message, 'open');
+    throw err;
+  }
 }
 
 /** A bad line of a seek's range, reported with its number in the file (the pass numbers the range's lines from 1). */

@@ -6,9 +6,10 @@
  * read of the slog; the last one made is handed back.
  */
 import { Ancestry, type CauseChain } from '../analyses/why/ancestry.js';
-import { CAUSE_READS, CauseFinder } from '../analyses/why/cause-finder.js';
-import { ForwardTrees, type TreeRoot } from '../analyses/why/forward.js';
-import { runPlace, stepOf } from '../analyses/why/step.js';
+import { CAUSE_READS, CauseFinder, ROUTING_READS } from '../analyses/why/cause-finder.js';
+import { messageText } from '../analyses/trace/trace.js';
+import { ForwardTrees, TreeInFlight, type TreeRoot } from '../analyses/why/forward.js';
+import { routingStep, runPlace, stepOf } from '../analyses/why/step.js';
 import type { Annotations } from '../model/annotations.js';
 import { RenderContext } from '../render/context.js';
 import type { RenderOptions } from '../render/options.js';
@@ -25,10 +26,12 @@ import { restartableAnalysisPass, type AnalysisInput, type AnalysisPassResult } 
 /** What reads the causes, made for each read of the slog. */
 export interface CauseReader<T> {
   value: T;
-  /** Told of every crank after its cause was found (undefined: not a delivery crank); 'stop' ends the read. */
-  crank(crank: Crank, cause: DeliveryCause | undefined): SinkAnswer;
+  /** Told of every crank after its cause was found (undefined: not a delivery crank), with the finder (what is in flight after it); 'stop' ends the read. */
+  crank(crank: Crank, cause: DeliveryCause | undefined, finder: CauseFinder): SinkAnswer;
   /** Told of the items put in flight and taken out (the ancestry of `why`). */
   watch?: InFlightWatch;
+  /** Told of every entry outside cranks (chain entries...); 'stop' ends the read. */
+  entry?(entry: SlogEntry): SinkAnswer;
 }
 
 export interface CausesResult<T> {
@@ -51,9 +54,9 @@ export async function causesOf<T>(
       partsUnread: true,
       entry: (entry: SlogEntry) => {
         finder.entry(entry);
-        return undefined;
+        return reader.entry?.(entry);
       },
-      crank: (crank: Crank) => reader.crank(crank, finder.crank(crank)),
+      crank: (crank: Crank) => reader.crank(crank, finder.crank(crank), finder),
       spill: (crank: Crank) => finder.spill(crank),
     };
     return { value: { reader, finder, vats }, sink, observe: (entry: SlogEntry) => vats.observe(entry) };
@@ -67,27 +70,34 @@ export interface StepRendering {
   annotations: Annotations;
 }
 
-/** `slogulate why CRANK`: the chain of causes of a crank (undefined when the slog lacks it, or it delivered nothing). */
+/**
+ * `slogulate why CRANK`: the chain of causes of a crank (undefined when the
+ * slog lacks it, or it delivered and routed nothing). A routing crank's
+ * chain starts with what it routed, then goes on from what queued that
+ * (`seen`: `routing`).
+ */
 export async function whyChainOf(
   input: AnalysisInput & StepRendering & { crank: number },
-): Promise<{ chain: CauseChain | undefined; seen: 'delivery' | 'other' | 'absent'; kept: number; pass: AnalysisPassResult }> {
+): Promise<{ chain: CauseChain | undefined; seen: 'delivery' | 'routing' | 'other' | 'absent'; kept: number; pass: AnalysisPassResult }> {
   const { value, pass } = await causesOf({
     ...input,
-    reads: renderReads(input.options),
+    reads: mergeReads(renderReads(input.options), ROUTING_READS),
     vatNames: input.annotations.vatNames,
     start: (vats) => {
       const ctx = new RenderContext(input.options, input.annotations, vats);
       const ancestry = new Ancestry();
-      const value: { chain: CauseChain | undefined; seen: 'delivery' | 'other' | 'absent'; ancestry: Ancestry } = { chain: undefined, seen: 'absent', ancestry };
+      const value: { chain: CauseChain | undefined; seen: 'delivery' | 'routing' | 'other' | 'absent'; ancestry: Ancestry } = { chain: undefined, seen: 'absent', ancestry };
       return {
         value,
         watch: ancestry,
-        crank: (crank, cause) => {
+        crank: (crank, cause, finder) => {
           const asked = crank.crankNum === input.crank;
           const step = ancestry.read(cause ? crank.crankNum : undefined, cause ? () => stepOf(ctx, crank, cause) : undefined, asked);
           if (!asked) return undefined;
-          value.seen = step ? 'delivery' : 'other';
-          if (step) value.chain = ancestry.chain(step);
+          const routed = step ? undefined : finder.routed(crank);
+          const first = step ?? (routed ? routingStep(ctx, crank, routed, messageText(ctx, crank.start)) : undefined);
+          value.seen = step ? 'delivery' : routed ? 'routing' : 'other';
+          if (first) value.chain = ancestry.chain(first);
           return 'stop';
         },
       };
@@ -107,14 +117,26 @@ export async function forwardTreesOf(
     start: (vats) => {
       const ctx = new RenderContext(input.options, input.annotations, vats);
       const trees = new ForwardTrees(input.root);
+      // A crank's tree: the read ends once nothing in flight can add to it.
+      const open = 'crank' in input.root ? new TreeInFlight(trees) : undefined;
       return {
         value: trees,
+        ...(open ? { watch: open } : {}),
+        entry: (entry) => {
+          // A block begins: a selection of blocks may be over (its last block committed: a restart never runs it again).
+          const height = entry.type === 'cosmic-swingset-begin-block' ? (entry as { blockHeight?: unknown }).blockHeight : undefined;
+          if (typeof height === 'number') trees.blockBegins(height);
+          return trees.finished ? 'stop' : undefined;
+        },
         crank: (crank, cause) => {
           const run = runPlace(crank);
           trees.passed(crank.crankNum, run?.key);
           if (trees.finished) return 'stop';
-          if (cause && trees.belongs(crank.crankNum, cause.cause.crank, run?.key, crank.block?.height)) trees.add(stepOf(ctx, crank, cause));
-          return trees.finished ? 'stop' : undefined;
+          if (cause && trees.belongs(crank.crankNum, cause.cause.crank, run?.key, crank.block?.height)) {
+            trees.add(stepOf(ctx, crank, cause));
+            open?.joined(crank.crankNum);
+          }
+          return trees.finished || open?.closed === true ? 'stop' : undefined;
         },
       };
     },

@@ -15,7 +15,9 @@
  * send or resolve, weakly held by its cause). Counter tracks (`C`): each
  * vat's XS heap (its deliveries' `currentHeapCount`) and the kernel-stats
  * gauges (each key with an `Up` companion: kernelObjects, clistEntries,
- * runQueueLength...).
+ * runQueueLength...), and at each drawn crank's end the run queue's length
+ * as the cranks tell it and the items the vats queued not yet delivered
+ * (queueCounters).
  *
  * Events are written as each crank ends, never gathered: a slog of any size
  * streams through. A crank's syscall slices come before its own slice; a
@@ -154,6 +156,10 @@ export class TraceWriter implements CrankSink {
   private sending: Drawn | undefined;
   /** The XS heap counts of the live deliveries seen since the last crank ended (a crank has a few). */
   private heaps: { crankNum: number | undefined; count: number; time: unknown }[] = [];
+  /** The run queue as the cranks tell it: items routing cranks put on it, less those delivery cranks took (see queueCounters). */
+  private runQueue = 0;
+  /** The message types routing cranks have routed (a delivery crank of one of them took it from the run queue). */
+  private readonly routedTypes = new Set<string>();
   /** Was the last crank drawn, or none ended yet (a kernel-stats entry then is drawn too)? */
   private lastDrawn = true;
   /** Counts, for the caller's report. */
@@ -251,6 +257,40 @@ export class TraceWriter implements CrankSink {
     const found = this.causes.crank(crank);
     this.sending = undefined;
     if (drawn && found) this.flow(found.cause, drawn);
+    this.countQueue(crank);
+    if (drawn) this.queueCounters(crank, drawn);
+  }
+
+  /**
+   * The run queue after a crank: a routing crank moves its message from the
+   * acceptance queue to the run queue, a delivery crank of a message type
+   * routing cranks route (send, notify, startVat...) takes one off it. A
+   * slog that starts after the kernel did may deliver what was routed before
+   * its first line: never below 0.
+   */
+  private countQueue(crank: Crank): void {
+    const type = crank.start?.message?.type;
+    if (typeof type !== 'string') return;
+    if (crank.crankType === 'routing') {
+      this.routedTypes.add(type);
+      this.runQueue += 1;
+    } else if (this.routedTypes.has(type)) {
+      this.runQueue = Math.max(0, this.runQueue - 1);
+    }
+  }
+
+  /**
+   * Two counters at the drawn crank's end (docs/trace.md): \`run queue\`,
+   * as the cranks tell it (countQueue), and \`run + acceptance queues\`, the
+   * items queued by the vats' syscalls (sends, the notifies of resolves,
+   * vat-admin requests) not yet delivered, as \`why\`'s causes know them
+   * (in-flight.ts): what kernel-stats' runQueueLength and
+   * runQueueLength + acceptanceQueueLength say at each run's end.
+   */
+  private queueCounters(crank: Crank, drawn: Drawn): void {
+    const ts = us(Math.max(this.ns(crank.finish?.time) ?? drawn.start, drawn.start));
+    this.event({ name: 'run queue', cat: 'queue', ph: 'C', ts, pid: TRACE_PID, tid: KERNEL_TID, args: { value: this.runQueue } });
+    this.event({ name: 'run + acceptance queues', cat: 'queue', ph: 'C', ts, pid: TRACE_PID, tid: KERNEL_TID, args: { value: this.causes.inFlight.queued } });
   }
 
   /** The crank's slices; where its slice is, undefined when not drawn. */

@@ -34,6 +34,9 @@ export const CAUSE_READS: Reads = {
   clist: [],
 };
 
+/** What `routed` reads besides CAUSE_READS: the message a routing crank moves. */
+export const ROUTING_READS: Reads = { ...CAUSE_READS, 'crank-start': [...CAUSE_READS['crank-start'], 'message'] };
+
 /** GC deliveries, and the syscalls whose drops they deliver. */
 const GC_DELIVERY_OF: Readonly<Record<string, string>> = {
   dropImports: 'dropExports',
@@ -137,10 +140,40 @@ export class CauseFinder {
     return { crankNum: crank.crankNum, vatID: vat, delivery: kind, time, cause, queueMicros, ...deliveryFields(kd, deliver) };
   }
 
+  /**
+   * A routing crank moves a queue item from the acceptance queue to the run
+   * queue (or a promise's queue): what it moved (its crank-start's message:
+   * a `send`, a `notify`, a `startVat`...) and what queued that, looked at
+   * in flight and left there (its delivery takes it); the run's trigger (or
+   * the slog's start) when nothing of the slog did. Needs the crank-start's
+   * `message` (ROUTING_READS); undefined for any other crank, or a message
+   * of no known type.
+   */
+  routed(crank: Crank): { type: string; cause: Cause } | undefined {
+    if (crank.crankType !== 'routing') return undefined;
+    const message = crank.start?.message as Record<string, unknown> | undefined;
+    const type = message?.type;
+    if (typeof type !== 'string') return undefined;
+    let found: Cause | undefined;
+    if (type === 'send') {
+      const msg = (message?.msg ?? {}) as { result?: unknown };
+      const result = typeof msg.result === 'string' ? msg.result : undefined;
+      found = this.inFlight.message(text(message?.target), result === undefined ? sentMethod(messageMethargs(msg)) : '', result, false);
+    } else if (type === 'notify') {
+      found = this.inFlight.notify(text(message?.vatID), text(message?.kpid), false);
+    } else if (VAT_ADMIN_DELIVERIES.has(type)) {
+      found = this.inFlight.vatRequested(false);
+    }
+    return { type, cause: found ?? this.unqueued(crank) };
+  }
+
   /** What queued the crank's delivery. */
   private causeOf(crank: Crank, kind: string, kd: readonly unknown[], vat: string, live: boolean): Cause {
-    const found = this.queuedBy(kind, kd, vat, live);
-    if (found) return found;
+    return this.queuedBy(kind, kd, vat, live) ?? this.unqueued(crank);
+  }
+
+  /** No crank of the slog queued it: the run's trigger, the kernel or a device, or before the slog. */
+  private unqueued(crank: Crank): Cause {
     if (this.midway) return { kind: 'before-slog', crank: -1, vat: undefined, syscallNum: -1, time: undefined };
     const trigger = crank.run ? triggerText(crank.run.trigger) : crank.block?.bootstrap ? 'bootstrap' : undefined;
     return { kind: 'outside', crank: -1, vat: undefined, syscallNum: -1, time: undefined, ...(trigger === undefined ? {} : { trigger }) };

@@ -6,6 +6,8 @@
  * the run of its root (the next run has its own trigger: `why` follows
  * causes back to a run's trigger, never across it).
  */
+import type { Cause } from './cause.js';
+import type { InFlightWatch } from './in-flight.js';
 import type { Step } from './step.js';
 
 /** A crank of the tree and its place in it. */
@@ -19,13 +21,15 @@ export interface TreeNode {
 /**
  * Which cranks the trees hold: those a crank caused, or those `select`
  * takes (of some runs, blocks or cranks); `over`, when it says so of a
- * crank, ends the read: no later crank can be selected.
+ * crank, or `pastBlock`, when it says so of a block that begins (its
+ * begin-block's height), ends the read: no later crank can be selected.
  */
 export type TreeRoot =
   | { crank: number }
   | {
       select: (crankNum: number, runKey: string | undefined, height: number | undefined) => boolean;
       over?: (crankNum: number, runKey: string | undefined) => boolean;
+      pastBlock?: (height: number) => boolean;
     };
 
 export class ForwardTrees {
@@ -73,6 +77,11 @@ export class ForwardTrees {
     }
   }
 
+  /** A chain block begins (its begin-block): a selection of blocks is over past its last. */
+  blockBegins(height: number): void {
+    if (!('crank' in this.root) && this.root.pastBlock?.(height)) this.done = true;
+  }
+
   add(step: Step): void {
     const parentNode = this.nodes.get(step.cause.crank);
     const node: TreeNode = { step, parent: parentNode ? step.cause.crank : -1, children: [] };
@@ -80,6 +89,11 @@ export class ForwardTrees {
     this.nodes.set(step.crankNum, node);
     if (parentNode) parentNode.children.push(node);
     else this.roots.push(node);
+  }
+
+  /** Is the crank in the trees? */
+  has(crankNum: number): boolean {
+    return this.nodes.has(crankNum);
   }
 
   /** Every crank of the trees, in slog order. */
@@ -96,6 +110,45 @@ export class ForwardTrees {
       const { node, depth } = at;
       for (let i = node.children.length - 1; i >= 0; i -= 1) stack.push({ node: node.children[i] as TreeNode, depth: depth + 1 });
     }
+  }
+}
+
+/**
+ * The items in flight (in-flight.ts's watch) that the cranks of a crank's
+ * tree queued: a crank joins the tree only when what queued it is such an
+ * item (its cause's crank is in the tree), so once none is left, no later
+ * crank can join, and the read may end. Items are counted per crank as they
+ * are queued (a crank's are queued before it joins: `joined` adds them).
+ * Memory: a count per crank with items in flight.
+ */
+export class TreeInFlight implements InFlightWatch {
+  private readonly refs = new Map<number, number>();
+  private open = 0;
+
+  constructor(private readonly trees: ForwardTrees) {}
+
+  queued(cause: Cause): void {
+    if (cause.crank < 0) return;
+    this.refs.set(cause.crank, (this.refs.get(cause.crank) ?? 0) + 1);
+    if (this.trees.has(cause.crank)) this.open += 1;
+  }
+
+  left(cause: Cause): void {
+    const n = this.refs.get(cause.crank);
+    if (n === undefined) return;
+    if (n > 1) this.refs.set(cause.crank, n - 1);
+    else this.refs.delete(cause.crank);
+    if (this.trees.has(cause.crank)) this.open -= 1;
+  }
+
+  /** A crank joined the tree: its items in flight are the tree's now. */
+  joined(crankNum: number): void {
+    this.open += this.refs.get(crankNum) ?? 0;
+  }
+
+  /** The tree has begun and nothing in flight can add to it. */
+  get closed(): boolean {
+    return this.trees.size > 0 && this.open === 0;
   }
 }
 

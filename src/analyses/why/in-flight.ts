@@ -84,6 +84,17 @@ export class InFlight {
     return this.byResult.size + this.withoutResult.size + subscriptions + this.notifies.size + this.drops.size + this.lastDelivery.size + this.vatRequests.length + (this.previous ? 1 : 0);
   }
 
+  /**
+   * Queue items in flight: messages sent, notifies queued and vat-admin
+   * requests, not yet delivered. The kernel holds them on its acceptance
+   * queue until a routing crank moves them to its run queue (or a promise's
+   * queue): at every kernel-stats of chain-A this is its runQueueLength plus
+   * acceptanceQueueLength (docs/trace.md).
+   */
+  get queued(): number {
+    return this.byResult.size + this.withoutResult.size + this.notifies.size + this.vatRequests.length;
+  }
+
   send(target: string, method: string, result: string | undefined, cause: Cause): void {
     this.watch.queued(cause);
     if (result !== undefined) {

@@ -5,11 +5,11 @@
  * not kept.
  */
 import { triggerText } from '../../model/chain.js';
-import type { Crank } from '../../model/crank.js';
+import { crankStartTime, type Crank } from '../../model/crank.js';
 import type { RenderContext } from '../../render/context.js';
 import { crankVatName } from '../../render/crank-text.js';
 import { deliveryLines } from '../../render/delivery-lines.js';
-import type { DeliveryCause } from './cause.js';
+import type { Cause, DeliveryCause } from './cause.js';
 
 /** The chain run a crank ran in. */
 export interface RunPlace {
@@ -50,6 +50,30 @@ export function stepOf(ctx: RenderContext, crank: Crank, cause: DeliveryCause): 
     vatName: `${cause.vatID ?? '?'} ${crankVatName(ctx, crank)}`,
     label: ctx.annotations.crankLabels.get(crank.crankNum),
     line: lines.join('; '),
+    finish: crank.finish?.time,
+    run: runPlace(crank),
+  };
+}
+
+/**
+ * The step of a routing crank (CauseFinder.routed): what it moved
+ * (`line`: its message, `send: @ko27 <- createTimerService(@kd32): @kp41`)
+ * and what queued that; `routing` where a delivery's vat is.
+ */
+export function routingStep(ctx: RenderContext, crank: Crank, routed: { type: string; cause: Cause }, line: string): Step {
+  const time = crankStartTime(crank);
+  const { cause } = routed;
+  const queueMicros = time !== undefined && cause.time !== undefined && cause.crank >= 0 ? Math.round((time - cause.time) * 1e6) : undefined;
+  return {
+    crankNum: crank.crankNum,
+    vatID: undefined,
+    delivery: `routing ${routed.type}`,
+    time,
+    cause,
+    queueMicros,
+    vatName: 'routing',
+    label: ctx.annotations.crankLabels.get(crank.crankNum),
+    line,
     finish: crank.finish?.time,
     run: runPlace(crank),
   };

@@ -56,9 +56,15 @@ export function runRoot(key: string): TreeRoot {
   };
 }
 
-/** The delivery cranks of these blocks' runs (`--blocks`). */
+/**
+ * The delivery cranks of these blocks' runs (`--blocks`); the read ends
+ * when a block above the last one begins: heights grow, and a restart runs
+ * again only blocks not committed, which a later block's begin-block says
+ * the last one was.
+ */
 export function blocksRoot(blocks: readonly CrankRange[]): TreeRoot {
-  return { select: (_n, _run, height) => height !== undefined && inRanges(blocks, height) };
+  const last = Math.max(...blocks.map((b) => b.to));
+  return { select: (_n, _run, height) => height !== undefined && inRanges(blocks, height), pastBlock: (height) => height > last };
 }
 
 /** The crank argument, or (with --run or --blocks) the first file. */
@@ -84,7 +90,7 @@ export async function whyCommand(crankArg: string | undefined, fileArgs: string[
   if (crank !== undefined && !opts.forward) {
     const { chain, seen, pass } = await passOrFail(whyChainOf({ ...input, crank }));
     if (seen === 'absent') throw new CliError(`crank ${crank} is not in ${pass.name}`, EXIT_FAILURE);
-    if (!chain) throw new CliError(`crank ${crank} delivered nothing to a vat (a routing crank, or unfinished): why follows deliveries`, EXIT_FAILURE);
+    if (!chain) throw new CliError(`crank ${crank} delivered nothing to a vat and routed nothing (unfinished, or no message in it): why follows deliveries`, EXIT_FAILURE);
     lines = chainLines(chain, opts.steps);
   } else {
     const runKey = opts.run === undefined ? undefined : runKeyFrom(opts.run);
