@@ -186,8 +186,8 @@ export function indexOf(path: string): FoundIndex {
 }
 
 /**
- * Writes `index` of the slog `path`: beside it, or, when its folder cannot
- * be written to, in the cache folder. Written under a temporary name and
+ * Writes `index` of the slog `path`: beside it, or, when that fails (a
+ * folder that cannot be written to), in the cache folder. Written under a temporary name and
  * renamed, so that a reader never sees half an index. Returns where it went.
  * Throws InputError when neither place can be written.
  */
@@ -197,9 +197,8 @@ export function writeIndex(path: string, index: GzipIndex): string {
   try {
     writeAtomically(places.beside, text);
     return places.beside;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code !== 'EACCES' && code !== 'EROFS' && code !== 'EPERM') throw new InputError(places.beside, describe(err));
+  } catch {
+    // A folder that cannot be written to (read-only, not ours, full): the cache folder.
   }
   try {
     mkdirSync(dirname(places.cached), { recursive: true });
