@@ -21,7 +21,7 @@ import { describe, InputError, openToRead, readFullyAt } from './open.js';
 import type { Member } from './gzip-members.js';
 
 /** The format's version: an index of another is not read. */
-export const INDEX_VERSION = 1;
+export const INDEX_VERSION = 2;
 const HEAD_BYTES = 64 << 10;
 const SUFFIX = '.slogidx';
 
@@ -47,8 +47,10 @@ export interface OpenerSummary {
   grow: boolean;
 }
 
-/** The first line beginning in a member: its crank, block and time, where it has them. */
+/** The first line beginning in a member: where (in the slog), its type, and its crank, block and time, where it has them. */
 export interface FirstLine {
+  at: number;
+  type: string;
   crankNum?: number;
   blockHeight?: number;
   time?: number;

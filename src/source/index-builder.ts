@@ -76,13 +76,13 @@ export class IndexBuilder implements MemberSink {
   private size = 0;
   private lastNewline = true;
   /** The first line of the newest member, being read. */
-  private first: { member: IndexedMember; started: boolean; bytes: Buffer[]; length: number } | undefined;
+  private first: { member: IndexedMember; started: boolean; at: number; bytes: Buffer[]; length: number } | undefined;
 
   start(at: number, from: number): void {
     const member: IndexedMember = { at, bytes: 0, from, size: 0, lines: this.lines, first: undefined, cranks: [], blocks: [] };
     this.members.push(member);
     this.open.push({ member, cranks: new Summer(true), blocks: new Summer(false), cranksRun: -1, blocksRun: -1 });
-    this.first = { member, started: this.lastNewline, bytes: [], length: 0 };
+    this.first = { member, started: this.lastNewline, at: from, bytes: [], length: 0 };
   }
 
   data(chunk: Buffer): void {
@@ -207,6 +207,7 @@ export class IndexBuilder implements MemberSink {
       if (nl < 0) return;
       f.started = true;
       from = nl + 1;
+      f.at = this.size + from;
     }
     const nl = chunk.indexOf(10, from);
     const piece = chunk.subarray(from, nl < 0 ? chunk.length : nl);
@@ -219,12 +220,12 @@ export class IndexBuilder implements MemberSink {
     const f = this.first as NonNullable<IndexBuilder['first']>;
     this.first = undefined;
     if (!f.started || f.length === 0 || f.length > FIRST_LINE_MAX) return;
-    f.member.first = firstLineOf(Buffer.concat(f.bytes).toString('utf8'));
+    f.member.first = firstLineOf(Buffer.concat(f.bytes).toString('utf8'), f.at);
   }
 }
 
 /** A line's crank, block and time, where it is a JSON object that has them. */
-function firstLineOf(text: string): FirstLine | undefined {
+function firstLineOf(text: string, at: number): FirstLine | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -233,7 +234,8 @@ function firstLineOf(text: string): FirstLine | undefined {
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
   const e = value as Record<string, unknown>;
-  const out: FirstLine = {};
+  if (typeof e.type !== 'string') return undefined;
+  const out: FirstLine = { at, type: e.type };
   const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
   const crankNum = num(e.crankNum);
   const blockHeight = num(e.blockHeight);

@@ -272,10 +272,11 @@ function nextLineStart(file: File, pos: number): number {
  * when `inclusive`, else `key > bound`): a binary search over bytes, then
  * line by line. Every key seen goes to `seen`, to check the order.
  */
-function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean, seen: Keyed[], limit: number, floor: number): Keyed | undefined {
+function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean, seen: Keyed[], limit: number, floor: number, narrow?: Narrow): Keyed | undefined {
   const beyond = (k: number): boolean => (inclusive ? k >= bound : k > bound);
   let lo = floor;
   let hi = file.size;
+  if (narrow !== undefined) ({ lo, hi } = narrow(key, beyond, lo, hi, seen));
   while (hi - lo > WINDOW) {
     const mid = lo + Math.floor((hi - lo) / 2);
     const k = keyedAfter(file, mid, key, limit);
@@ -289,6 +290,13 @@ function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean
   }
   return undefined;
 }
+
+/**
+ * Where a binary search may begin and end (`lo`, `hi`), narrowed by keyed
+ * lines known without reading (an index's), each put in `seen` as a probe
+ * that found it would be.
+ */
+type Narrow = (key: SeekKey, beyond: (k: number) => boolean, lo: number, hi: number, seen: Keyed[]) => { lo: number; hi: number };
 
 /**
  * A line that opens a crank (its crank-start) or a block (its begin-block),
@@ -639,13 +647,13 @@ const MAX_MEMBER = 64 << 20;
  */
 function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number): SeekPlan | SeekRefusal {
   const found = findIndex(path, fd);
-  if ('none' in found) return { refused: 'gzip without an index (slogulate index)' };
+  if ('none' in found) return { refused: 'gzip' };
   if ('stale' in found) return { refused: 'gzip whose index does not match it', note: found.stale };
   const { index } = found;
   if (index.members.length < 2) return { refused: 'gzip of one member: nothing to seek into' };
   const bytes = new MemberBytes(fd, path, index.members, MAX_MEMBER);
   const file = new File(bytes.size, (buf, pos) => bytes.readAt(buf, pos));
-  const made = plan(file, range, limit, (f, r) => indexedFound(f, index, r));
+  const made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
   let before: number | undefined;
   made.linesBefore = () => (before ??= countGzipLinesBefore(path, index, made.start));
   return made;
@@ -676,6 +684,26 @@ function indexedFound(file: File, index: GzipIndex, range: SeekRange): Found {
     if (range.key === 'blockHeight') for (const s of m.blocks) found.blocks.push(...representatives(s));
   }
   return found;
+}
+
+/**
+ * A binary search narrowed to the members between the last whose first
+ * line's key is not beyond the bound and the first whose is: each of those
+ * first lines is what a probe at its start would have found (it carries
+ * the key, as parsed reads it: a block height only on the chain's entries),
+ * and goes to `seen`, whose order the plan checks.
+ */
+function narrowByMembers(index: GzipIndex, key: SeekKey, beyond: (k: number) => boolean, lo: number, hi: number, seen: Keyed[]): { lo: number; hi: number } {
+  for (const m of index.members) {
+    const first = m.first;
+    if (first === undefined || first.at < lo || first.at >= hi) continue;
+    const k = first[key];
+    if (k === undefined || (key === 'blockHeight' && !first.type.startsWith('cosmic-swingset-'))) continue;
+    seen.push({ start: first.at, end: first.at, key: k, type: first.type });
+    if (beyond(k)) return { lo, hi: first.at };
+    lo = first.at;
+  }
+  return { lo, hi };
 }
 
 /** Whether the openers summed up in `s` may hold one of the range's (or are out of order, or not all read: then they are searched). */
@@ -711,20 +739,20 @@ function countGzipLinesBefore(path: string, index: GzipIndex, at: number): numbe
 type FindOpeners = (file: File, range: SeekRange) => Found;
 const searchAll: FindOpeners = (file, range) => search(file, range.key);
 
-function plan(file: File, range: SeekRange, limit: number, find: FindOpeners = searchAll): SeekPlan {
+function plan(file: File, range: SeekRange, limit: number, find: FindOpeners = searchAll, narrow?: Narrow): SeekPlan {
   // The head must be a slog entry: a file that is not one is told so by a full read.
   for (const line of linesFrom(file, 0, file.size, limit)) {
     if (parsed(line.bytes.toString('utf8'), range.key) === undefined) throw new Refused('its first line is not a slog entry');
     break;
   }
-  if (range.key === 'time') return planByTime(file, range, limit, find);
+  if (range.key === 'time') return planByTime(file, range, limit, find, narrow);
   const { creates, starts, cranks, blocks } = find(file, range);
   // Several kernel runs: the range must be in the last, after what ran before its restart (run again, it is marked so).
   const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
   const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: highestBefore(blocks, floor) };
   if (range.from <= (range.key === 'crankNum' ? ran.crankNum : ran.blockHeight)) throw new Refused(`${range.key} ${range.from} may have run before a restart`);
   const seen: Keyed[] = [];
-  const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor);
+  const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor, narrow);
   let start = first?.start ?? file.size;
   if (first !== undefined) {
     const before = seen.some((k) => k.start < first.start && k.key < range.from);
@@ -733,7 +761,7 @@ function plan(file: File, range: SeekRange, limit: number, find: FindOpeners = s
     else if (range.key === 'crankNum' && first.type !== 'crank-start') throw new Refused(`crank ${first.key} begins before byte ${first.start} (no crank-start)`);
     else if (range.key === 'blockHeight' && first.type !== 'cosmic-swingset-begin-block') throw new Refused(`block ${first.key} does not open with its begin-block at byte ${first.start}`);
   }
-  const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor);
+  const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor, narrow);
   const end = Math.max(start, last?.start ?? file.size);
   checkOrder(seen);
   checkOpeners(range.key === 'crankNum' ? cranks : blocks, floor, range, start, end);
@@ -799,7 +827,7 @@ function onlyCrank(file: File, from: number, to: number, crankNum: number | unde
  * The lines between the crank before the range and the range are checked
  * to be that crank's (no crank without its crank-start there).
  */
-function planByTime(file: File, range: SeekRange, limit: number, find: FindOpeners): SeekPlan {
+function planByTime(file: File, range: SeekRange, limit: number, find: FindOpeners, narrow?: Narrow): SeekPlan {
   const { creates, starts, cranks } = find(file, range);
   openerTimes(file, cranks, limit);
   const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
@@ -818,7 +846,7 @@ function planByTime(file: File, range: SeekRange, limit: number, find: FindOpene
   const seen: Keyed[] = [];
   /** The first crank-start at or after the first line whose time is at or after `bound`, found by the binary search (undefined: none). */
   const openerFrom = (bound: number, floorAt: number): Opener | undefined => {
-    const line = firstBeyond(file, 'time', bound, true, seen, limit, floorAt);
+    const line = firstBeyond(file, 'time', bound, true, seen, limit, floorAt, narrow);
     if (line === undefined) return undefined;
     return after.find((o) => o.at >= line.start);
   };
