@@ -249,7 +249,7 @@ describe('the index command, stale indexes, one member', () => {
     writeFileSync(gz, gzipSync(readFileSync(slogPath('b-local-5'))));
     const r = await runMain(['index', gz]);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stdout).toContain('1 gzip members');
+    expect(r.stdout).toContain('1 gzip member,');
     expect(r.stdout).toContain('nothing to seek into');
     expect(existsSync(`${gz}.slogidx`)).toBe(true);
     expect(await expectSame(gz, cranks(40, 45))).toMatchObject({ refused: expect.stringContaining('one member') });

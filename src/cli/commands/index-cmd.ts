@@ -30,7 +30,8 @@ export async function indexCommand(files: string[]): Promise<number> {
       const index = await indexOfGzip(file);
       const where = writeIndex(file, index);
       const one = index.members.length === 1 ? ' (one member: nothing to seek into; slogulate recompress makes many)' : '';
-      process.stdout.write(`${file}: ${index.members.length} gzip members, ${MB(index.size)} of slog; index ${where}${one}\n`);
+      const members = `${index.members.length} gzip member${index.members.length === 1 ? '' : 's'}`;
+      process.stdout.write(`${file}: ${members}, ${MB(index.size)} of slog; index ${where}${one}\n`);
     } catch (err) {
       if (err instanceof InputError) throw new CliError(err.message, EXIT_FAILURE);
       throw err;

@@ -48,7 +48,7 @@ export async function recompressCommand(input: string, out: string, opts: Recomp
     await output.close();
     let where = 'no index: not a regular file';
     if (statSync(out).isFile()) where = `index ${writeIndex(out, made.index(stampOfPath(out)))}`;
-    sayWritten(out, `${made.members} gzip members of ${(made.size / 1024 / 1024).toFixed(1)} MB of slog; ${where}`);
+    sayWritten(out, `${made.members} gzip member${made.members === 1 ? '' : 's'} of ${(made.size / 1024 / 1024).toFixed(1)} MB of slog; ${where}`);
     return EXIT_OK;
   } catch (err) {
     output.discard();
