@@ -243,6 +243,23 @@ describe('selections on an indexed .gz seek, and print what the full scan prints
   });
 });
 
+describe('extract on an indexed .gz', () => {
+  it('seeks, and writes the lines the full scan writes', async () => {
+    const { gz } = await recompressed(CHAIN_A, 'extract.slog.gz', 256 << 10);
+    const seek = join(tmp, 'extract-seek.slog');
+    const whole = join(tmp, 'extract-whole.slog');
+    const a = await runMain(['extract', '--blocks', '150-152', gz, '-o', seek]);
+    const b = await runMain(['extract', '--blocks', '150-152', gz, '-o', whole], { env: { SLOGULATE_SEEK: '0' } });
+    expect(a.status, a.stderr).toBe(0);
+    expect(b.status, b.stderr).toBe(0);
+    expect(readFileSync(seek).equals(readFileSync(whole))).toBe(true);
+    // The lines of those blocks, by a plain loop: every line with blockHeight 150-152 of the last kernel run is in it.
+    const lines = placed(readFileSync(seek)).filter((l) => typeof l.e.blockHeight === 'number');
+    expect(lines.length).toBeGreaterThan(10);
+    expect(lines.every((l) => (l.e.blockHeight as number) >= 150 && (l.e.blockHeight as number) <= 152)).toBe(true);
+  }, 60_000);
+});
+
 describe('the index command, stale indexes, one member', () => {
   it('gzip of one member, indexed: nothing to seek into, read from its start, the same text', async () => {
     const gz = join(tmp, 'one.slog.gz');
@@ -325,6 +342,9 @@ describe('the index command, stale indexes, one member', () => {
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('ends early');
     expect(existsSync(`${cut}.slogidx`)).toBe(false);
+    const missing = await runMain(['recompress', join(tmp, 'no-such.slog'), join(tmp, 'never.slog.gz')]);
+    expect(missing.status).toBe(2);
+    expect(existsSync(join(tmp, 'never.slog.gz'))).toBe(false);
     const src = join(tmp, 'in.slog');
     writeFileSync(src, readFileSync(slogPath('a-local-3')));
     const same = await runMain(['recompress', src, src]);

@@ -653,7 +653,14 @@ function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number)
   if (index.members.length < 2) return { refused: 'gzip of one member: nothing to seek into' };
   const bytes = new MemberBytes(fd, path, index.members, MAX_MEMBER);
   const file = new File(bytes.size, (buf, pos) => bytes.readAt(buf, pos));
-  const made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  let made: SeekPlan;
+  try {
+    made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  } catch (err) {
+    // The members are not what the index says (its stamp matched): read as without it.
+    if (err instanceof InputError) return { refused: 'gzip whose index does not match it', note: `${path}: its index ${found.path} is not used (${err.why}): run slogulate index ${path}` };
+    throw err;
+  }
   let before: number | undefined;
   made.linesBefore = () => (before ??= countGzipLinesBefore(path, index, made.start));
   return made;

@@ -11,7 +11,7 @@ import { statSync } from 'node:fs';
 import { InvalidArgumentError, type Command, type Option } from 'commander';
 import { writeIndex } from '../../source/gzip-index.js';
 import { InputError } from '../../source/open.js';
-import { MEMBER_BYTES, recompress, stampOfPath } from '../../run/gzip-index.js';
+import { isGzipFile, MEMBER_BYTES, recompress, stampOfPath } from '../../run/gzip-index.js';
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE } from '../errors.js';
 import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { SUMMARIES } from './summaries.js';
@@ -36,6 +36,13 @@ function parseLevel(value: string): number {
 
 export async function recompressCommand(input: string, out: string, opts: RecompressOptions): Promise<number> {
   if (input === '-' || out === '-') throw new CliError('recompress reads a file and writes a file (its index is of the file): not stdin or stdout', EXIT_USAGE);
+  try {
+    isGzipFile(input);
+  } catch (err) {
+    // An input that cannot be opened: a usage error, before OUT is touched.
+    if (err instanceof InputError) throw new CliError(err.message, EXIT_USAGE);
+    throw err;
+  }
   const output = openOutput(out, { inputs: [input], force: opts.force });
   try {
     const made = await recompress({
