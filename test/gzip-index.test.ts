@@ -123,6 +123,8 @@ describe('recompress: members every gzip reader reads as the slog, and an index 
       expect(zcat.stdout.equals(bytes)).toBe(true);
       expect(index.members.length).toBeGreaterThan(1);
       expect(index.size).toBe(bytes.length);
+      // Its file reads back as it was made.
+      expect(indexOf(gz)).toEqual({ index, path: `${gz}.slogidx` });
       const lines = placed(bytes);
       const newlines: number[] = [];
       for (let nl = bytes.indexOf(10); nl >= 0; nl = bytes.indexOf(10, nl + 1)) newlines.push(nl);
@@ -139,9 +141,9 @@ describe('recompress: members every gzip reader reads as the slog, and an index 
         // The crank, block and time of its first line, by JSON.parse of that line.
         const nl = bytes.indexOf(10, m.from);
         const e = JSON.parse(bytes.subarray(m.from, nl < 0 ? bytes.length : nl).toString('utf8')) as Record<string, unknown>;
-        expect(m.first?.crankNum).toBe(e.crankNum);
-        expect(m.first?.time).toBe(e.time);
-        expect(m.first?.blockHeight).toBe(e.blockHeight);
+        expect(m.firstLine?.crankNum).toBe(e.crankNum);
+        expect(m.firstLine?.time).toBe(e.time);
+        expect(m.firstLine?.blockHeight).toBe(e.blockHeight);
         // Its crank-starts, summed up, as a plain loop counts them (one summary per kernel run).
         const inMember = lines.filter((l) => l.at >= m.from && l.at < m.from + m.size);
         expect(m.cranks.reduce((n, s) => n + s.n, 0)).toBe(inMember.filter((l) => l.e.type === 'crank-start').length);

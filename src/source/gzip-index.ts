@@ -59,7 +59,7 @@ export interface FirstLine {
 export interface IndexedMember extends Member {
   /** Lines beginning before it (its `\n`s before). */
   lines: number;
-  first: FirstLine | undefined;
+  firstLine: FirstLine | undefined;
   cranks: OpenerSummary[];
   blocks: OpenerSummary[];
 }

@@ -79,7 +79,7 @@ export class IndexBuilder implements MemberSink {
   private first: { member: IndexedMember; started: boolean; at: number; bytes: Buffer[]; length: number } | undefined;
 
   start(at: number, from: number): void {
-    const member: IndexedMember = { at, bytes: 0, from, size: 0, lines: this.lines, first: undefined, cranks: [], blocks: [] };
+    const member: IndexedMember = { at, bytes: 0, from, size: 0, lines: this.lines, firstLine: undefined, cranks: [], blocks: [] };
     this.members.push(member);
     this.open.push({ member, cranks: new Summer(true), blocks: new Summer(false), cranksRun: -1, blocksRun: -1 });
     this.first = { member, started: this.lastNewline, at: from, bytes: [], length: 0 };
@@ -220,7 +220,7 @@ export class IndexBuilder implements MemberSink {
     const f = this.first as NonNullable<IndexBuilder['first']>;
     this.first = undefined;
     if (!f.started || f.length === 0 || f.length > FIRST_LINE_MAX) return;
-    f.member.first = firstLineOf(Buffer.concat(f.bytes).toString('utf8'), f.at);
+    f.member.firstLine = firstLineOf(Buffer.concat(f.bytes).toString('utf8'), f.at);
   }
 }
 

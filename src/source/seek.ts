@@ -702,7 +702,7 @@ function indexedFound(file: File, index: GzipIndex, range: SeekRange): Found {
  */
 function narrowByMembers(index: GzipIndex, key: SeekKey, beyond: (k: number) => boolean, lo: number, hi: number, seen: Keyed[]): { lo: number; hi: number } {
   for (const m of index.members) {
-    const first = m.first;
+    const first = m.firstLine;
     if (first === undefined || first.at < lo || first.at >= hi) continue;
     const k = first[key];
     if (k === undefined || (key === 'blockHeight' && !first.type.startsWith('cosmic-swingset-'))) continue;
