@@ -6,7 +6,7 @@
  * member's start is the only place a reader can begin: this file finds the
  * members of a file (scanMembers: each inflated once, as a stream) and
  * reads an indexed file's decompressed bytes anywhere (MemberBytes: the
- * member that holds them inflated whole, the last two kept).
+ * member that holds them inflated whole, the last few kept).
  */
 import { closeSync, fstatSync } from 'node:fs';
 import { zlib } from './builtins.js';
@@ -28,6 +28,10 @@ const HEADER_READ = 64 << 10;
 const RAW_CHUNK = 1 << 20;
 /** zlib's output pieces. */
 const OUT_CHUNK = 256 << 10;
+
+/** Members kept inflated by MemberBytes (a plan reads the members of its probes, its range and its create-vat lines, then again some): at most this many, and bytes. */
+const KEEP_MEMBERS = 4;
+const KEEP_BYTES = 32 << 20;
 
 /** A member too big to inflate whole for a seek: the caller reads the file from its start. */
 export class MemberTooBig extends Error {}
@@ -151,8 +155,8 @@ function inflateMember(fd: number, path: string, start: number, fileSize: number
 /**
  * Random access to the decompressed bytes of a gzip file whose members are
  * known (from its index): the member that holds a byte is read and
- * inflated whole (gunzip checks its CRC and length), and the last two
- * inflated are kept. A member of more than `maxMember` decompressed bytes
+ * inflated whole (gunzip checks its CRC and length), and the last few
+ * inflated are kept (KEEP_MEMBERS, KEEP_BYTES). A member of more than `maxMember` decompressed bytes
  * is not inflated (MemberTooBig).
  */
 export class MemberBytes {
@@ -188,8 +192,13 @@ export class MemberBytes {
 
   /** Member `index`'s decompressed bytes. Throws InputError when they are not what the index says. */
   member(index: number): Buffer {
-    const hit = this.kept.find((k) => k.index === index);
-    if (hit !== undefined) return hit.bytes;
+    const at = this.kept.findIndex((k) => k.index === index);
+    if (at >= 0) {
+      // The most recently used first.
+      const [hit] = this.kept.splice(at, 1) as [{ index: number; bytes: Buffer }];
+      this.kept.unshift(hit);
+      return hit.bytes;
+    }
     const m = this.members[index] as Member;
     if (m.size > this.maxMember) throw new MemberTooBig(`a gzip member of ${m.size} bytes at byte ${m.at}`);
     const raw = Buffer.allocUnsafe(m.bytes);
@@ -204,7 +213,10 @@ export class MemberBytes {
     this.inflated += 1;
     this.inflatedBytes += bytes.length;
     this.kept.unshift({ index, bytes });
-    if (this.kept.length > 2) this.kept.pop();
+    // The newest kept, and as many before it as KEEP allows.
+    let held = 0;
+    const keep = this.kept.findIndex((k, i) => i > 0 && (i >= KEEP_MEMBERS || (held += k.bytes.length) + bytes.length > KEEP_BYTES));
+    if (keep > 0) this.kept.length = keep;
     return bytes;
   }
 
