@@ -19,7 +19,9 @@
  * selected.
  *
  * A plan is refused (and the caller reads the whole file, as without a
- * seek) whenever it cannot be sure to give what a full read gives: gzip, a
+ * seek) whenever it cannot be sure to give what a full read gives: gzip
+ * without an index that matches it, or of one member (an indexed gzip
+ * file is planned over its decompressed bytes: planGzipSeek), a
  * selection that may have run before a restart, keys not in order at the
  * probes, in the range or among the openers, a range that does not begin
  * at a crank-start (a crank begun before it) or a begin-block, a line in
