@@ -156,6 +156,13 @@ describe('recompress: members every gzip reader reads as the slog, and an index 
       expect(index.starts.map((p) => bytes.lastIndexOf(10, p) + 1)).toEqual(lines.filter((l) => l.e.type === 'kernel-init-start').map((l) => l.at));
       const naming = lines.filter((l) => bytes.subarray(l.at, bytes.indexOf(10, l.at)).includes('"create-vat"')).map((l) => l.at);
       expect(new Set(index.creates.map((p) => bytes.lastIndexOf(10, p) + 1))).toEqual(new Set(naming));
+      // The short ones' bytes, which a seek takes from the index: those lines of the slog, whole.
+      expect(index.createLines.length).toBeGreaterThan(0);
+      for (const l of index.createLines) {
+        expect(naming).toContain(l.start);
+        expect(l.bytes.equals(bytes.subarray(l.start, l.start + l.bytes.length))).toBe(true);
+        expect(l.start + l.bytes.length === bytes.length || bytes[l.start + l.bytes.length] === 10).toBe(true);
+      }
     }, 120_000);
   }
 });

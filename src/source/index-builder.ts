@@ -13,6 +13,9 @@ import { SEARCH_OVERLAP, searchChunk, timeAfter, type Found, type Opener } from 
 
 /** The byte search's chunk (as seek.ts's). */
 const CHUNK = 1 << 20;
+/** The lines that name vats kept in the index: each at most this long, all at most this much. */
+const CREATE_LINE_MAX = 64 << 10;
+const CREATE_LINES_MAX = 8 << 20;
 /** A member's first line is read up to this many bytes (a longer one: not read). */
 const FIRST_LINE_MAX = 64 << 10;
 
@@ -62,6 +65,9 @@ interface Open {
 export class IndexBuilder implements MemberSink {
   private readonly found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
   private readonly members: IndexedMember[] = [];
+  private readonly createLines: GzipIndex['createLines'] = [];
+  private createLinesBytes = 0;
+  private createsSeen = 0;
   private open: Open[] = [];
   /** The search chunk being filled, where it starts in the slog, and how full it is. */
   private readonly buf = Buffer.allocUnsafe(CHUNK);
@@ -113,7 +119,7 @@ export class IndexBuilder implements MemberSink {
     if (this.first !== undefined) this.firstDone();
     for (const o of this.open) this.close(o);
     this.open = [];
-    return { version: INDEX_VERSION, slog, size: this.size, lines: this.lines, creates: this.found.creates, starts: this.found.starts, members: this.members };
+    return { version: INDEX_VERSION, slog, size: this.size, lines: this.lines, creates: this.found.creates, starts: this.found.starts, createLines: this.createLines, members: this.members };
   }
 
   /** The chunk is full: searched, and its last SEARCH_OVERLAP bytes begin the next. */
@@ -140,6 +146,7 @@ export class IndexBuilder implements MemberSink {
   /** The openers found so far in `chunk` to their members' summers, in order; crank-starts only once their time is known (`all`: the last chunk, as they are). */
   private feed(chunk: Buffer, all: boolean): void {
     const { cranks, blocks } = this.found;
+    this.keepCreateLines(chunk, all);
     for (; this.cranksFed < cranks.length; this.cranksFed += 1) this.queue.push(cranks[this.cranksFed] as Opener);
     this.resolveTimes(chunk, all);
     let i = 0;
@@ -157,6 +164,26 @@ export class IndexBuilder implements MemberSink {
     blocks.splice(0, this.blocksFed - 1);
     this.blocksFed = Math.min(this.blocksFed, 1);
     this.closeBefore(Math.min(this.queue[0]?.at ?? Infinity, this.pos + this.fill - SEARCH_OVERLAP));
+  }
+
+  /** The lines of the `"create-vat"`s found in `chunk` (`last`: the slog's end), when whole in it and short enough. */
+  private keepCreateLines(chunk: Buffer, last: boolean): void {
+    const { creates } = this.found;
+    for (; this.createsSeen < creates.length; this.createsSeen += 1) {
+      const rel = (creates[this.createsSeen] as number) - this.pos;
+      const before = chunk.lastIndexOf(10, rel);
+      if (before < 0 && this.pos > 0) continue;
+      const start = this.pos + before + 1;
+      const prev = this.createLines[this.createLines.length - 1];
+      if (prev !== undefined && prev.start === start) continue;
+      let end = chunk.indexOf(10, rel);
+      if (end < 0 && !last) continue;
+      if (end < 0) end = chunk.length;
+      const length = end - (before + 1);
+      if (length > CREATE_LINE_MAX || this.createLinesBytes + length > CREATE_LINES_MAX) continue;
+      this.createLines.push({ start, bytes: Buffer.from(chunk.subarray(before + 1, end)) });
+      this.createLinesBytes += length;
+    }
   }
 
   /** An opener to the summer of its member and kernel run. */

@@ -152,6 +152,8 @@ export class File {
   constructor(
     readonly size: number,
     private readonly readAt: (buf: Buffer, pos: number) => number,
+    /** The line holding byte `place`, when known without reading (an index's): where it starts, where it ends (its `\n`), its bytes without the `\n`. */
+    readonly known?: (place: number) => { start: number; end: number; bytes: Buffer } | undefined,
   ) {}
 
   /** A plain file open at `fd`. */
@@ -482,6 +484,12 @@ function linesAt(file: File, places: readonly number[], limit: number): Array<{ 
   let lastEnd = -1;
   for (const place of places) {
     if (place <= lastEnd) continue;
+    const known = file.known?.(place);
+    if (known !== undefined) {
+      lastEnd = known.end;
+      out.push({ start: known.start, bytes: withoutCr(known.bytes) });
+      continue;
+    }
     const start = file.lineStart(place);
     const { end, bytes } = file.line(start, limit);
     lastEnd = end;
@@ -654,7 +662,7 @@ function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number)
   const { index } = found;
   if (index.members.length < 2) return { refused: 'gzip of one member: nothing to seek into' };
   const bytes = new MemberBytes(fd, path, index.members, MAX_MEMBER);
-  const file = new File(bytes.size, (buf, pos) => bytes.readAt(buf, pos));
+  const file = new File(bytes.size, (buf, pos) => bytes.readAt(buf, pos), knownLines(index));
   let made: SeekPlan;
   try {
     made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
@@ -666,6 +674,23 @@ function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number)
   let before: number | undefined;
   made.linesBefore = () => (before ??= countGzipLinesBefore(path, index, made.start));
   return made;
+}
+
+/** The lines that name vats whose bytes the index holds (createLines): the one holding a place. */
+function knownLines(index: GzipIndex): (place: number) => { start: number; end: number; bytes: Buffer } | undefined {
+  const lines = index.createLines;
+  return (place) => {
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lines[mid] as { start: number }).start <= place) lo = mid;
+      else hi = mid - 1;
+    }
+    const line = lines[lo];
+    if (line === undefined || line.start > place || place >= line.start + line.bytes.length) return undefined;
+    return { start: line.start, end: line.start + line.bytes.length, bytes: line.bytes };
+  };
 }
 
 /**
