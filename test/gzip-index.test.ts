@@ -294,6 +294,34 @@ describe('the index command, stale indexes, one member', () => {
     expect(isPlan(await expectSame(gz, cranks(1880, 1890)))).toBe(true);
   }, 60_000);
 
+  it('members cut in the middle of lines (as bgzip cuts, every 64 KB): the plain loop\'s ranges, the same text', async () => {
+    const bytes = readFileSync(CHAIN_A);
+    const gz = join(tmp, 'bgzip-like.slog.gz');
+    const pieces: Buffer[] = [];
+    for (let at = 0; at < bytes.length; at += 64 << 10) pieces.push(gzipSync(bytes.subarray(at, at + (64 << 10))));
+    writeFileSync(gz, Buffer.concat(pieces));
+    const r = await runMain(['index', gz]);
+    expect(r.status, r.stderr).toBe(0);
+    const found = indexOf(gz);
+    const index = 'index' in found ? found.index : undefined;
+    expect(index?.members.length).toBe(pieces.length);
+    // Most members begin inside a line: their first line is the one after their first newline.
+    const inside = (index?.members ?? []).filter((m) => m.from > 0 && bytes[m.from - 1] !== 10);
+    expect(inside.length).toBeGreaterThan(pieces.length / 2);
+    for (const m of inside.slice(0, 20)) expect(m.firstLine?.at).toBe(bytes.indexOf(10, m.from) + 1);
+    for (const range of [
+      { key: 'crankNum', from: 1880, to: 1890 },
+      { key: 'blockHeight', from: 150, to: 152 },
+      { key: 'time', from: 1795405920, to: 1795405950 },
+    ] as SeekRange[]) {
+      const plan = planSeek(gz, range, BIG_LINE);
+      if (range.key !== 'time') expect(plan, JSON.stringify(range)).toMatchObject(expectedRange(bytes, range));
+      expect(isPlan(plan), JSON.stringify(plan)).toBe(true);
+    }
+    expect(isPlan(await expectSame(gz, cranks(1880, 1890)))).toBe(true);
+    expect(isPlan(await expectSame(gz, { since: 1795405920, until: 1795405950 }))).toBe(true);
+  }, 120_000);
+
   it('an index the slog no longer matches: not used, one note on stderr, the full scan\'s text', async () => {
     const { gz } = await recompressed(slogPath('a-local-3'), 'stale.slog.gz', 16 << 10);
     const fresh = await runMain(['--cranks', '100-102', gz]);
