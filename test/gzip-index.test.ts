@@ -203,6 +203,13 @@ describe('selections on an indexed .gz seek, and print what the full scan prints
     const inTimes = lines.filter((l) => l.e.type === 'crank-start' && (l.e.time as number) >= since && (l.e.time as number) < since + 30).length;
     const rendered = await renderSlog({ inputs: [gz], selection: { since, until: since + 30 }, settings: SEEK });
     expect(rendered.selected).toBe(inTimes);
+    // A duration back from its end: read from its last member, as from the plain file's tail.
+    const plainTop = await runMain(['top', '-n', '3', '--by', 'total', '--since', '1m', CHAIN_A]);
+    const gzTop = await runMain(['top', '-n', '3', '--by', 'total', '--since', '1m', gz]);
+    expect(gzTop.status, gzTop.stderr).toBe(0);
+    expect(gzTop.stdout).toBe(plainTop.stdout);
+    const last = lines[lines.length - 1]?.e.time as number;
+    expect(plainTop.stdout).toContain(`since ${new Date((last - 60) * 1000).toISOString()}`);
     // Cranks run before its restart: refused, read whole, the same text.
     expect(await expectSame(gz, cranks(500, 510))).toMatchObject({ refused: expect.stringContaining('before a restart') });
   }, 180_000);
