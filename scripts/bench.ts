@@ -34,6 +34,10 @@
  * same round-robin, and prints a table of this build's CPU against it
  * (the median of each round's ratio: the two ran one after the other);
  * BENCH_KEEP=1 keeps the temp folder.
+ *
+ * BENCH_BIG=1 runs only the seek table (issue 30's targets, seekBench
+ * below): a slog of BENCH_BIG_GB (default 4) GB of one kernel run and a
+ * chain slog as big, plain and recompressed into indexed gzip members.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -41,7 +45,7 @@ import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } 
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bigCrankSlog, bigLineSlog, bigSlogs, chainSlog, headOf, longRunSlog } from './bench/inputs.js';
+import { bigChainSlog, bigCrankSlog, bigLineSlog, bigRunSlog, bigSlogs, chainSlog, headOf, longRunSlog } from './bench/inputs.js';
 import { benchEnv, haveTime, measure, median, type Sample } from './bench/measure.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -371,4 +375,133 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+/**
+ * The seek table (issue 30, BENCH_BIG=1): selections in the middle of a
+ * slog of at least BENCH_BIG_GB GB (big-local-1200 as one long run, and
+ * chain-A's blocks repeated), plain and as the .gz `slogulate recompress`
+ * writes with its index. Each selection's output is first checked against
+ * the full scan's (SLOGULATE_SEEK=0, run once: it reads every byte) byte
+ * for byte, plain and gzipped; then the seeks run BENCH_RUNS times (default
+ * 3), the page cache dropped before each run where the machine lets us
+ * (`echo 1 > /proc/sys/vm/drop_caches`, root), else said so.
+ */
+async function seekBench(): Promise<void> {
+  const GB = Number(process.env.BENCH_BIG_GB ?? 4);
+  const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
+  const dir = mkdtempSync(join(tmpdir(), 'slogulate-bench-seek-'));
+  const notes: string[] = [];
+  /** Runs argv once: its stdout's SHA-256, CPU (user + system) and wall seconds. */
+  const once = (argv: string[], env: NodeJS.ProcessEnv = {}): { sha: string; cpu: number; wall: number } => {
+    const started = process.hrtime.bigint();
+    const r = spawnSync('/usr/bin/time', ['-f', 'BENCH CPU %U %S', ...argv], { env: benchEnv(env), maxBuffer: 1 << 30 });
+    const wall = Number(process.hrtime.bigint() - started) / 1e9;
+    const m = /BENCH CPU ([\d.]+) ([\d.]+)/.exec(r.stderr.toString());
+    if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr.toString().slice(-2000)}`);
+    return { sha: createHash('sha256').update(r.stdout).digest('hex'), cpu: Number(m[1]) + Number(m[2]), wall };
+  };
+  const dropCaches = (): boolean => spawnSync('sh', ['-c', 'sync && echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }).status === 0;
+  try {
+    const plain = join(dir, 'big.slog');
+    await bigSlogs(SLOG_GZ, plain, join(dir, 'unused.slog'), 1);
+    rmSync(join(dir, 'unused.slog'));
+    process.stderr.write(`making ${GB} GB slogs in ${dir}\n`);
+    const run = join(dir, 'run.slog');
+    const made = bigRunSlog(plain, run, GB * 1e9);
+    const chain = join(dir, 'chain.slog');
+    const madeChain = bigChainSlog(CHAIN, chain, GB * 1e9);
+    const runGz = `${run}.gz`;
+    const chainGz = `${chain}.gz`;
+    const recompressRun = once(slogulate('recompress', run, runGz));
+    once(slogulate('recompress', chain, chainGz));
+    // The index row: indexing the .gz again, against reading it once (Node's gunzip stream, the zlib slogulate reads with).
+    const gunzip = `require('fs').createReadStream(process.argv[1],{highWaterMark:1<<20}).pipe(require('zlib').createGunzip({chunkSize:256<<10})).on('data',()=>{})`;
+    const midCrank = Math.floor(made.lastCrank / 2);
+    const midTime = (made.firstTime + made.lastTime) / 2;
+    const iso = (t: number): string => new Date(t * 1000).toISOString();
+    const midBlock = Math.floor((madeChain.firstHeight + madeChain.lastHeight) / 2);
+    interface SeekRow { name: string; args: (file: string) => string[]; plain: string; gz: string; wallTarget: number; gzWallTarget: number; cpuShare?: number; base?: string[] }
+    const selections: SeekRow[] = [
+      { name: `\`--cranks ${midCrank}-${midCrank + 10}\` (11 cranks in the middle)`, args: (f) => ['--cranks', `${midCrank}-${midCrank + 10}`, f], plain: run, gz: runGz, wallTarget: 0.2, gzWallTarget: 0.5, cpuShare: 0.01 },
+      { name: `\`--blocks ${midBlock}-${midBlock + 2}\` (3 blocks in the middle)`, args: (f) => ['--blocks', `${midBlock}-${midBlock + 2}`, f], plain: chain, gz: chainGz, wallTarget: 0.2, gzWallTarget: 0.5 },
+      { name: '`--since T --until T+60s` (one minute in the middle)', args: (f) => ['--since', iso(midTime), '--until', iso(midTime + 60), f], plain: run, gz: runGz, wallTarget: 0.3, gzWallTarget: 0.5 },
+      { name: `\`top --blocks ${midBlock}-${midBlock + 9}\` (10 blocks), CPU against \`top\` of the whole file`, args: (f) => ['top', '--blocks', `${midBlock}-${midBlock + 9}`, f], plain: chain, gz: chainGz, wallTarget: Infinity, gzWallTarget: 0.5, cpuShare: 0.02, base: ['top', chain] },
+    ];
+    const full = new Map<SeekRow, { sha: string; cpu: number; wall: number; baseCpu: number }>();
+    for (const row of selections) {
+      process.stderr.write(`full scan: ${row.name}\n`);
+      const whole = once(slogulate(...row.args(row.plain)), { SLOGULATE_SEEK: '0' });
+      for (const file of [row.plain, row.gz]) {
+        const seek = once(slogulate(...row.args(file)));
+        if (seek.sha !== whole.sha) throw new Error(`slogulate ${row.args(file).join(' ')}: the seek's output differs from the full scan's`);
+      }
+      const baseCpu = row.base ? once(slogulate(...row.base)).cpu : whole.cpu;
+      full.set(row, { ...whole, baseCpu });
+    }
+    process.stderr.write('seeks checked: the same bytes as the full scan, plain and gzipped\n');
+    let dropped = true;
+    const samples = new Map<string, Array<{ cpu: number; wall: number }>>();
+    const timed: Array<[string, string[]]> = [];
+    for (const row of selections) for (const file of [row.plain, row.gz]) timed.push([`${row.name}|${file}`, slogulate(...row.args(file))]);
+    timed.push(['index', slogulate('index', runGz)], ['gunzip', [node, '-e', gunzip, runGz]]);
+    const record = (key: string, m: { cpu: number; wall: number }, r: number): void => {
+      samples.set(key, [...(samples.get(key) ?? []), { cpu: m.cpu, wall: m.wall }]);
+      process.stderr.write(`run ${r + 1}/${runs} cpu ${m.cpu.toFixed(2)}s wall ${m.wall.toFixed(2)}s ${key}\n`);
+    };
+    for (let r = 0; r < runs; r += 1) {
+      for (const [key, argv] of timed) {
+        if (key === 'index' || key === 'gunzip') {
+          record(key, once(argv), r);
+          continue;
+        }
+        // Cold (the page cache dropped: Node.js, slogulate and the slog read from disk), then warm.
+        dropped = dropCaches() && dropped;
+        record(`${key}|cold`, once(argv), r);
+        record(key, once(argv), r);
+      }
+    }
+    process.stderr.write('a full read of RUN.gz: slogulate top\n');
+    const topGz = once(slogulate('top', runGz));
+    const med = (key: string, what: 'cpu' | 'wall'): number => median((samples.get(key) ?? []).map((s) => s[what]));
+    const fmt = (n: number, d = 2): string => (Number.isFinite(n) ? n.toFixed(d) : '');
+    const pct = (n: number): string => `${(n * 100).toFixed(2)}%`;
+    const c = cpus();
+    const out: string[] = [
+      `${new Date().toISOString().slice(0, 16)}Z, ${c.length} x ${c[0]?.model ?? 'unknown CPU'}, Node ${process.version}; medians of ${runs} runs` +
+        `; slogs: ${(made.size / 1e9).toFixed(2)} GB (big-local-1200 as one run, cranks 0-${made.lastCrank}), chain ${(madeChain.size / 1e9).toFixed(2)} GB (blocks ${madeChain.firstHeight}-${madeChain.lastHeight}); ` +
+        `.gz ${(statSync(runGz).size / 1e9).toFixed(2)} and ${(statSync(chainGz).size / 1e9).toFixed(2)} GB`,
+      '',
+      '| command | file | wall s | wall s, cold | CPU s | full scan CPU s | CPU share | target | met |',
+      '|---|---|---:|---:|---:|---:|---:|---|---|',
+    ];
+    for (const row of selections) {
+      const f = full.get(row) as { cpu: number; wall: number; baseCpu: number };
+      for (const [file, wallTarget] of [[row.plain, row.wallTarget], [row.gz, row.gzWallTarget]] as const) {
+        const key = `${row.name}|${file}`;
+        const share = med(key, 'cpu') / f.baseCpu;
+        const targets: string[] = [];
+        const met: boolean[] = [];
+        if (Number.isFinite(wallTarget)) {
+          targets.push(`wall < ${wallTarget} s`);
+          met.push(med(key, 'wall') < wallTarget);
+        }
+        if (row.cpuShare !== undefined && file === row.plain) {
+          targets.push(`CPU < ${pct(row.cpuShare)}`);
+          met.push(share < row.cpuShare);
+        }
+        out.push(`| ${row.name} | ${file.endsWith('.gz') ? '.gz, indexed' : 'plain'} | ${fmt(med(key, 'wall'))} | ${fmt(med(`${key}|cold`, 'wall'))} | ${fmt(med(key, 'cpu'))} | ${fmt(f.baseCpu, 1)} | ${pct(share)} | ${targets.join('; ')} | ${met.length ? (met.every(Boolean) ? 'yes' : 'no') : ''} |`);
+      }
+    }
+    const ratio = med('index', 'cpu') / med('gunzip', 'cpu');
+    out.push(`| \`slogulate index RUN.gz\` | .gz | ${fmt(med('index', 'wall'))} | | ${fmt(med('index', 'cpu'))} | ${fmt(med('gunzip', 'cpu'), 1)} (Node's gunzip) | ${fmt(ratio)} x | CPU <= 1.2 x reading it once | ${ratio <= 1.2 ? 'yes' : 'no'} |`);
+    out.push(`| \`slogulate index RUN.gz\` | .gz | | | ${fmt(med('index', 'cpu'))} | ${fmt(topGz.cpu, 1)} (\`slogulate top RUN.gz\`) | ${fmt(med('index', 'cpu') / topGz.cpu)} x | CPU <= 1.2 x reading it once | ${med('index', 'cpu') <= 1.2 * topGz.cpu ? 'yes' : 'no'} |`);
+    notes.push(`\`slogulate recompress RUN RUN.gz\`: ${fmt(recompressRun.wall, 0)} s wall, ${fmt(recompressRun.cpu, 0)} s CPU; the full scans' wall: ${selections.map((r) => fmt(full.get(r)?.wall ?? NaN, 0)).join(', ')} s`);
+    notes.push(dropped ? '"cold": the page cache dropped just before (echo 1 > /proc/sys/vm/drop_caches: Node.js, slogulate and the slog read from disk); the other columns: the run right after it, warm' : 'the page cache could not be dropped here: the "cold" runs ran with the files cached');
+    out.push('', ...notes.map((n) => `- ${n}`));
+    process.stdout.write(`${out.join('\n')}\n`);
+  } finally {
+    if (process.env.BENCH_KEEP !== '1') rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.BENCH_BIG === '1') await seekBench();
+else await main();

@@ -5,7 +5,7 @@
  * long chain slog from chain-A.slog; a slog with one crank of 300,000
  * syscalls; a slog with one line of 50 MB.
  */
-import { appendFileSync, createReadStream, createWriteStream, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, closeSync, createReadStream, createWriteStream, openSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { once } from 'node:events';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
@@ -117,6 +117,19 @@ export async function bigLineSlog(path: string, megabytes: number): Promise<numb
  * copy's. Returns its size in bytes.
  */
 export function chainSlog(from: string, to: string, copies: number): number {
+  return chainCopies(from, to, (k) => k < copies).size;
+}
+
+/**
+ * chainSlog's copies until the file holds at least `minBytes` (the seek
+ * table's 4 GB chain slog), written a copy at a time: its size, and the
+ * block heights of its first and last copied blocks.
+ */
+export function bigChainSlog(from: string, to: string, minBytes: number): { size: number; firstHeight: number; lastHeight: number } {
+  return chainCopies(from, to, (_k, size) => size < minBytes);
+}
+
+function chainCopies(from: string, to: string, more: (k: number, size: number) => boolean): { size: number; firstHeight: number; lastHeight: number } {
   type Entry = Record<string, unknown>;
   const lines = readFileSync(from, 'utf8').split('\n').filter((l) => l.trim());
   const entries = lines.map((l) => JSON.parse(l) as Entry);
@@ -132,19 +145,66 @@ export function chainSlog(from: string, to: string, copies: number): number {
   const span = { height: Math.max(...heights) - Math.min(...heights) + 1, crank: Math.max(...entries.map((e) => num(e.crankNum))) + 1 };
   const times = block.map((e) => num(e.time)).filter((t) => t > 0);
   const seconds = Math.max(...times) - Math.min(...times) + 1;
-  const out: string[] = lines.slice(0, first);
-  for (let k = 0; k < copies; k += 1) {
-    for (const e of block) {
-      const c: Entry = { ...e };
-      if (typeof c.blockHeight === 'number') c.blockHeight += k * span.height;
-      if (typeof c.blockTime === 'number') c.blockTime += k * span.height * 6;
-      if (typeof c.crankNum === 'number') c.crankNum += k * span.crank;
-      if (typeof c.time === 'number') c.time += k * seconds;
-      if (typeof c.monotime === 'number') c.monotime += k * seconds;
-      out.push(JSON.stringify(c));
+  const fd = openSync(to, 'w');
+  let size = 0;
+  let k = 0;
+  try {
+    size += writeSync(fd, `${lines.slice(0, first).join('\n')}\n`);
+    for (; more(k, size); k += 1) {
+      const out: string[] = [];
+      for (const e of block) {
+        const c: Entry = { ...e };
+        if (typeof c.blockHeight === 'number') c.blockHeight += k * span.height;
+        if (typeof c.blockTime === 'number') c.blockTime += k * span.height * 6;
+        if (typeof c.crankNum === 'number') c.crankNum += k * span.crank;
+        if (typeof c.time === 'number') c.time += k * seconds;
+        if (typeof c.monotime === 'number') c.monotime += k * seconds;
+        out.push(JSON.stringify(c));
+      }
+      size += writeSync(fd, `${out.join('\n')}\n`);
     }
+  } finally {
+    closeSync(fd);
   }
-  const text = `${out.join('\n')}\n`;
-  writeFileSync(to, text);
-  return Buffer.byteLength(text);
+  return { size, firstHeight: Math.min(...heights), lastHeight: Math.min(...heights) + k * span.height - 1 };
+}
+
+/**
+ * A slog of one kernel run of at least `minBytes` (the seek table's 4 GB
+ * slog) from a plain slog of one run: the slog, then its lines from its
+ * first crank-start on (no second kernel start, no create-vat again)
+ * again and again, each copy's crank numbers, delivery numbers, times and
+ * monotimes shifted past the copy before's. Read and written as latin1 (a
+ * byte a character); each copy's numbers shifted by one regular expression
+ * over its text. Its size, crank numbers and times.
+ */
+export function bigRunSlog(plain: string, to: string, minBytes: number): { size: number; lastCrank: number; firstTime: number; lastTime: number } {
+  const text = readFileSync(plain, 'latin1');
+  const firstCrank = text.indexOf('{"type":"crank-start"');
+  const rest = text.slice(text.lastIndexOf('\n', firstCrank) + 1);
+  const most = (key: string): number => {
+    let max = -Infinity;
+    for (const m of text.matchAll(new RegExp(`"${key}":(\\d+)`, 'g'))) max = Math.max(max, Number(m[1]));
+    return max;
+  };
+  const crankSpan = most('crankNum') + 1;
+  const deliverySpan = most('deliveryNum') + 1;
+  const timeOf = (line: string): number => Number(/"time":([\d.e+-]+)/.exec(line)?.[1]);
+  const firstTime = timeOf(text.slice(0, text.indexOf('\n')));
+  const lastLine = text.slice(text.lastIndexOf('\n', text.length - 2) + 1);
+  const seconds = Math.ceil(timeOf(lastLine) - firstTime) + 1;
+  const shift = /"(crankNum|deliveryNum|time|monotime)":(-?\d+(?:\.\d+)?(?:e[+-]?\d+)?)/g;
+  const fd = openSync(to, 'w');
+  let size = 0;
+  let k = 0;
+  try {
+    size += writeSync(fd, text, null, 'latin1');
+    for (k = 1; size < minBytes; k += 1) {
+      const by = { crankNum: k * crankSpan, deliveryNum: k * deliverySpan, time: k * seconds, monotime: k * seconds };
+      size += writeSync(fd, rest.replace(shift, (_m, key: keyof typeof by, v: string) => `"${key}":${Number(v) + by[key]}`), null, 'latin1');
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { size, lastCrank: k * crankSpan - 1, firstTime, lastTime: firstTime + k * seconds };
 }

@@ -116,7 +116,7 @@ function slogEndTime(option: string, text: string, files: readonly string[] | un
       throw err;
     }
     if (typeof time === 'number') return time;
-    if (time !== undefined) throw new CliError(`${option} ${text}: a duration needs a plain slog file to read its end from; ${file} is ${time.cannot}: ${giveTime}`, EXIT_USAGE);
+    if (time !== undefined) throw new CliError(`${option} ${text}: a duration needs a plain slog file (or a .gz with an index) to read its end from; ${file} is ${time.cannot}: ${giveTime}`, EXIT_USAGE);
   }
   throw new CliError(`${option} ${text}: no line of ${files.join(', ')} has a time to count back from`, EXIT_USAGE);
 }

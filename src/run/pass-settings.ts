@@ -25,6 +25,8 @@ export interface PassSettings {
   readonly heap: HeapGovernor | undefined;
   /** A selection may read only its bytes of a plain file (source/seek.ts); false: every byte, always (SLOGULATE_SEEK=0, the tests' reference). Default true. */
   readonly seek?: boolean;
+  /** Told a line for the user about the seek (a gzip slog's index that no longer matches it); the command line's writes it on stderr, once. */
+  readonly note?: (text: string) => void;
 }
 
 /** What the switches say, without a heap governor (a library caller, a test). */
@@ -39,7 +41,13 @@ export function settingsFrom(s: Switches = switches()): PassSettings {
  */
 export function commandSettings(s: Switches = switches()): PassSettings {
   const heap = s.heap ? new HeapGovernor({ youngCapBytes: s.heapYoungMb << 20, promotedBytes: s.heapGcMb << 20 }) : undefined;
-  return { ...settingsFrom(s), heap };
+  const said = new Set<string>();
+  const note = (text: string): void => {
+    if (said.has(text)) return;
+    said.add(text);
+    process.stderr.write(`slogulate: ${text}\n`);
+  };
+  return { ...settingsFrom(s), heap, note };
 }
 
 /**

@@ -149,6 +149,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   if (folderSeek) learn(reader, folderSeek.prelude, (config.seek as PassSeek).learn);
   const plan = config.seek && settings.seek !== false && folder === undefined ? seekPlan(inputs, config) : undefined;
   if (plan !== undefined) result.seek = plan;
+  if (plan !== undefined && 'note' in plan && plan.note !== undefined) settings.note?.(plan.note);
   const seek = plan !== undefined && 'start' in plan ? plan : undefined;
   for (let input = 0; input < inputs.length; input += 1) {
     if (seek) learn(reader, seek.prelude, (config.seek as PassSeek).learn);

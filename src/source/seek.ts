@@ -19,7 +19,9 @@
  * selected.
  *
  * A plan is refused (and the caller reads the whole file, as without a
- * seek) whenever it cannot be sure to give what a full read gives: gzip, a
+ * seek) whenever it cannot be sure to give what a full read gives: gzip
+ * without an index that matches it, or of one member (an indexed gzip
+ * file is planned over its decompressed bytes: planGzipSeek), a
  * selection that may have run before a restart, keys not in order at the
  * probes, in the range or among the openers, a range that does not begin
  * at a crank-start (a crank begun before it) or a begin-block, a line in
@@ -31,6 +33,8 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { describe, InputError, openToRead, readFullyAt, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
+import { findIndex, type GzipIndex, type IndexedOpener, type OpenerSummary } from './gzip-index.js';
+import { MemberBytes, MemberTooBig } from './gzip-members.js';
 
 /** What a seek selects by: crank numbers, chain block heights, or the time a crank started. */
 export type SeekKey = 'crankNum' | 'blockHeight' | 'time';
@@ -66,6 +70,8 @@ export interface SeekPlan {
 /** Why a seek was not made: the caller reads the whole file. */
 export interface SeekRefusal {
   refused: string;
+  /** A line to tell the user (a gzip slog's index that no longer matches it). */
+  note?: string;
 }
 
 /** Bytes read and parsed per probe window (lines longer than one are read in windows of growing size). */
@@ -131,22 +137,34 @@ function parsed(text: string, key: SeekKey): { type: string; key: number | undef
   return { type, key: k, crankNum, time };
 }
 
-class Refused extends Error {}
+/** A plan that cannot be made sure of: the caller reads the whole file. */
+export class Refused extends Error {}
 
-/** Reads of one file, counted. */
-class File {
+/**
+ * Reads of one file's bytes, counted: a plain file's, or an indexed gzip's
+ * decompressed bytes (gzip-members.ts), read by `readAt` (into all of a
+ * buffer from a position, or up to the end: how many bytes came).
+ */
+export class File {
   probed = 0;
   searched = 0;
-  readonly size: number;
 
-  constructor(readonly fd: number) {
-    this.size = fstatSync(fd).size;
+  constructor(
+    readonly size: number,
+    private readonly readAt: (buf: Buffer, pos: number) => number,
+    /** The line holding byte `place`, when known without reading (an index's): where it starts, where it ends (its `\n`), its bytes without the `\n`. */
+    readonly known?: (place: number) => { start: number; end: number; bytes: Buffer } | undefined,
+  ) {}
+
+  /** A plain file open at `fd`. */
+  static of(fd: number): File {
+    return new File(fstatSync(fd).size, (buf, pos) => readFullyAt(fd, buf, pos));
   }
 
   read(pos: number, length: number, count: 'probed' | 'searched' = 'probed', into?: Buffer): Buffer {
     const want = Math.max(0, Math.min(length, this.size - pos));
     const buf = into === undefined ? Buffer.allocUnsafe(want) : into.subarray(0, want);
-    const got = readFullyAt(this.fd, buf, pos);
+    const got = this.readAt(buf, pos);
     this[count] += got;
     return buf.subarray(0, got);
   }
@@ -258,10 +276,11 @@ function nextLineStart(file: File, pos: number): number {
  * when `inclusive`, else `key > bound`): a binary search over bytes, then
  * line by line. Every key seen goes to `seen`, to check the order.
  */
-function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean, seen: Keyed[], limit: number, floor: number): Keyed | undefined {
+function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean, seen: Keyed[], limit: number, floor: number, narrow?: Narrow): Keyed | undefined {
   const beyond = (k: number): boolean => (inclusive ? k >= bound : k > bound);
   let lo = floor;
   let hi = file.size;
+  if (narrow !== undefined) ({ lo, hi } = narrow(key, beyond, lo, hi, seen));
   while (hi - lo > WINDOW) {
     const mid = lo + Math.floor((hi - lo) / 2);
     const k = keyedAfter(file, mid, key, limit);
@@ -277,12 +296,19 @@ function firstBeyond(file: File, key: SeekKey, bound: number, inclusive: boolean
 }
 
 /**
+ * Where a binary search may begin and end (`lo`, `hi`), narrowed by keyed
+ * lines known without reading (an index's), each put in `seen` as a probe
+ * that found it would be.
+ */
+type Narrow = (key: SeekKey, beyond: (k: number) => boolean, lo: number, hi: number, seen: Keyed[]) => { lo: number; hi: number };
+
+/**
  * A line that opens a crank (its crank-start) or a block (its begin-block),
  * found by the byte search: where, and its number (NaN: not found near);
  * a crank-start's time when the search is by time (NaN: its line runs past
  * the search's chunk, read afterwards: openerTimes).
  */
-interface Opener {
+export interface Opener {
   at: number;
   num: number;
   time?: number;
@@ -290,9 +316,11 @@ interface Opener {
 
 /** How far after an opener's type its number may be (`{"type":"crank-start","crankType":"delivery","crankNum":12`). */
 const NUMBER_WITHIN = 200;
+/** How much each chunk of the byte search overlaps the one before: a needle, or a number after it, across two chunks is found in the second. */
+export const SEARCH_OVERLAP = NUMBER_WITHIN + 64;
 
 /** What the byte search finds: lines that name vats, kernel starts, and the openers of cranks and blocks. */
-interface Found {
+export interface Found {
   creates: number[];
   starts: number[];
   cranks: Opener[];
@@ -328,7 +356,7 @@ function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): 
  * line would be read instead: the range's crank-starts are parsed whole
  * and checked against it (checkRange).
  */
-function timeAfter(chunk: Buffer, from: number): number {
+export function timeAfter(chunk: Buffer, from: number): number {
   const nl = chunk.indexOf(10, from);
   if (nl < 0) return NaN;
   const k = chunk.lastIndexOf(TIME_AT, nl);
@@ -345,49 +373,80 @@ function timeAfter(chunk: Buffer, from: number): number {
   return Number.isFinite(value) ? value : NaN;
 }
 
+/** What the byte search looks for besides the lines that name vats, kernel starts and crank-starts: their times, begin-blocks. */
+export interface SearchFor {
+  times: boolean;
+  blocks: boolean;
+}
+
+/** What a search by `key` needs. */
+function searchFor(key: SeekKey): SearchFor {
+  return { times: key === 'time', blocks: key === 'blockHeight' };
+}
+
+/** A hit at `at` of `chunk` (which starts at byte `pos`) whose bytes before are `head`, not found in the chunk before (which overlaps this one). */
+function isHit(chunk: Buffer, pos: number, at: number, head: Buffer, list: ReadonlyArray<number | Opener>): boolean {
+  if (at < head.length || chunk.compare(head, 0, head.length, at - head.length, at) !== 0) return false;
+  const prev = list[list.length - 1];
+  return prev === undefined || pos + at > (typeof prev === 'number' ? prev : prev.at);
+}
+
 /**
- * The byte search (Buffer.indexOf over the whole file, no parsing): every
- * place of `"create-vat"` and `"kernel-init-start"`, and every
- * crank-start and begin-block with its number (a needle, or a number,
- * across two chunks is found in the next: they overlap).
+ * One chunk of the byte search, starting at byte `pos`, into `found`; the
+ * next chunk must overlap it by SEARCH_OVERLAP bytes. `last`: no bytes
+ * after it. Every place of `"create-vat"` and `"kernel-init-start"`, and
+ * every crank-start and begin-block with its number (and, `times`, a
+ * crank-start's time from its line's end: NaN when its line runs past the
+ * chunk).
  */
-function search(file: File, key: SeekKey): Found {
-  const found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
-  const overlap = NUMBER_WITHIN + 64;
-  const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
-  /** A hit at `at` whose bytes before are `head`, not found in the chunk before (which overlaps this one). */
-  const is = (chunk: Buffer, pos: number, at: number, head: Buffer, list: ReadonlyArray<number | Opener>): boolean => {
-    if (at < head.length || chunk.compare(head, 0, head.length, at - head.length, at) !== 0) return false;
-    const prev = list[list.length - 1];
-    return prev === undefined || pos + at > (typeof prev === 'number' ? prev : prev.at);
-  };
-  for (let pos = 0; pos < file.size; ) {
-    const chunk = file.read(pos, SEARCH_CHUNK, 'searched', buf);
-    const last = pos + chunk.length >= file.size;
-    for (let at = chunk.indexOf(VAT_TAIL); at >= 0; at = chunk.indexOf(VAT_TAIL, at + 1)) {
-      if (is(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
-    }
-    for (let at = chunk.indexOf(START_TAIL); at >= 0; at = chunk.indexOf(START_TAIL, at + 1)) {
-      if (is(chunk, pos, at, KERNEL_INIT_HEAD, found.starts)) found.starts.push(pos + at);
-      else if (is(chunk, pos, at, CRANK_HEAD, found.cranks)) {
-        const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
-        // Cut by the chunk's end: the next chunk reads it (and what follows).
-        if (num === undefined) break;
-        found.cranks.push(key === 'time' ? { at: pos + at, num, time: timeAfter(chunk, at) } : { at: pos + at, num });
-      }
-    }
-    if (key === 'blockHeight') {
-      for (let at = chunk.indexOf(BLOCK_TAIL); at >= 0; at = chunk.indexOf(BLOCK_TAIL, at + 1)) {
-        if (!is(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
-        const num = numberAfter(chunk, at, BLOCK_HEIGHT_AT, last);
-        if (num === undefined) break;
-        found.blocks.push({ at: pos + at, num });
-      }
-    }
-    if (last) break;
-    pos += chunk.length - overlap;
+export function searchChunk(found: Found, chunk: Buffer, pos: number, last: boolean, want: SearchFor): void {
+  for (let at = chunk.indexOf(VAT_TAIL); at >= 0; at = chunk.indexOf(VAT_TAIL, at + 1)) {
+    if (isHit(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
   }
-  return found;
+  for (let at = chunk.indexOf(START_TAIL); at >= 0; at = chunk.indexOf(START_TAIL, at + 1)) {
+    if (isHit(chunk, pos, at, KERNEL_INIT_HEAD, found.starts)) found.starts.push(pos + at);
+    else if (isHit(chunk, pos, at, CRANK_HEAD, found.cranks)) {
+      const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
+      // Cut by the chunk's end: the next chunk reads it (and what follows).
+      if (num === undefined) break;
+      found.cranks.push(want.times ? { at: pos + at, num, time: timeAfter(chunk, at) } : { at: pos + at, num });
+    }
+  }
+  if (want.blocks) {
+    for (let at = chunk.indexOf(BLOCK_TAIL); at >= 0; at = chunk.indexOf(BLOCK_TAIL, at + 1)) {
+      if (!isHit(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
+      const num = numberAfter(chunk, at, BLOCK_HEIGHT_AT, last);
+      if (num === undefined) break;
+      found.blocks.push({ at: pos + at, num });
+    }
+  }
+}
+
+/**
+ * The byte search (Buffer.indexOf, no parsing) over the bytes `lo` to `hi`
+ * (the whole file unless told): searchChunk's hits whose place is in them.
+ */
+function search(file: File, key: SeekKey, lo = 0, hi = file.size): Found {
+  const found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
+  const want = searchFor(key);
+  const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
+  const from = Math.max(0, lo - SEARCH_OVERLAP);
+  const to = Math.min(file.size, hi + SEARCH_OVERLAP);
+  for (let pos = from; pos < to; ) {
+    const chunk = file.read(pos, Math.min(SEARCH_CHUNK, to - pos), 'searched', buf);
+    const last = pos + chunk.length >= file.size;
+    searchChunk(found, chunk, pos, last, want);
+    if (last || pos + chunk.length >= to) break;
+    pos += chunk.length - SEARCH_OVERLAP;
+  }
+  if (lo === 0 && hi === file.size) return found;
+  const inside = (at: number): boolean => at >= lo && at < hi;
+  return {
+    creates: found.creates.filter(inside),
+    starts: found.starts.filter(inside),
+    cranks: found.cranks.filter((o) => inside(o.at)),
+    blocks: found.blocks.filter((o) => inside(o.at)),
+  };
 }
 
 /**
@@ -425,6 +484,12 @@ function linesAt(file: File, places: readonly number[], limit: number): Array<{ 
   let lastEnd = -1;
   for (const place of places) {
     if (place <= lastEnd) continue;
+    const known = file.known?.(place);
+    if (known !== undefined) {
+      lastEnd = known.end;
+      out.push({ start: known.start, bytes: withoutCr(known.bytes) });
+      continue;
+    }
     const start = file.lineStart(place);
     const { end, bytes } = file.line(start, limit);
     lastEnd = end;
@@ -529,7 +594,7 @@ function checkCrankStarts(file: File, start: number, end: number, range: SeekRan
 function countLinesBefore(path: string, at: number): number {
   const fd = openToRead(path);
   try {
-    const file = new File(fd);
+    const file = File.of(fd);
     const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
     let lines = 0;
     for (let pos = 0; pos < at; ) {
@@ -565,35 +630,163 @@ export function planSeek(path: string, range: SeekRange, lineLimit: number): See
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) return { refused: 'not a regular file' };
-    const file = new File(fd);
+    const file = File.of(fd);
     const head = file.read(0, 2);
-    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return { refused: 'gzip' };
+    if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return planGzipSeek(path, fd, range, lineLimit);
     const made = plan(file, range, lineLimit);
     let before: number | undefined;
     made.linesBefore = () => (before ??= countLinesBefore(path, made.start));
     return made;
   } catch (err) {
-    if (err instanceof Refused) return { refused: err.message };
+    if (err instanceof Refused || err instanceof MemberTooBig) return { refused: err.message };
     throw err;
   } finally {
     closeSync(fd);
   }
 }
 
-function plan(file: File, range: SeekRange, limit: number): SeekPlan {
+/** A gzip member bigger than this (decompressed) is not inflated whole for a seek. */
+const MAX_MEMBER = 64 << 20;
+
+/**
+ * The plan for a gzip file with an index (gzip-index.ts): the same plan as
+ * a plain file's, over its decompressed bytes (read a member at a time:
+ * MemberBytes), the byte search's findings taken from the index
+ * (indexedFound). Without a matching index, or with one member only (no
+ * place to begin but the first), refused.
+ */
+function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number): SeekPlan | SeekRefusal {
+  const found = findIndex(path, fd);
+  if ('none' in found) return { refused: 'gzip' };
+  if ('stale' in found) return { refused: 'gzip whose index does not match it', note: found.stale };
+  const { index } = found;
+  if (index.members.length < 2) return { refused: 'gzip of one member: nothing to seek into' };
+  const bytes = new MemberBytes(fd, path, index.members, MAX_MEMBER);
+  const file = new File(bytes.size, (buf, pos) => bytes.readAt(buf, pos), knownLines(index));
+  let made: SeekPlan;
+  try {
+    made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  } catch (err) {
+    // The members are not what the index says (its stamp matched): read as without it.
+    if (err instanceof InputError) return { refused: 'gzip whose index does not match it', note: `${path}: its index ${found.path} is not used (${err.why}): run slogulate index ${path}` };
+    throw err;
+  }
+  let before: number | undefined;
+  made.linesBefore = () => (before ??= countGzipLinesBefore(path, index, made.start));
+  return made;
+}
+
+/** The lines that name vats whose bytes the index holds (createLines): the one holding a place. */
+function knownLines(index: GzipIndex): (place: number) => { start: number; end: number; bytes: Buffer } | undefined {
+  const lines = index.createLines;
+  return (place) => {
+    let lo = 0;
+    let hi = lines.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lines[mid] as { start: number }).start <= place) lo = mid;
+      else hi = mid - 1;
+    }
+    const line = lines[lo];
+    if (line === undefined || line.start > place || place >= line.start + line.bytes.length) return undefined;
+    return { start: line.start, end: line.start + line.bytes.length, bytes: line.bytes };
+  };
+}
+
+/**
+ * What the byte search would find in the whole of an indexed gzip slog,
+ * as far as a plan for `range` needs it: the lines that name vats and the
+ * kernel starts from the index; the openers (crank-starts, begin-blocks)
+ * of each member that may hold the range's, or whose numbers do not grow
+ * (times do not go up), or were not read, by the byte search over that
+ * member; of every other member only its first, last, highest and first
+ * unread opener per kernel run. The plan's checks give on those what they
+ * give on every opener: the others lie between them (their numbers grow,
+ * their times do not go down), and none is in the range.
+ */
+function indexedFound(file: File, index: GzipIndex, range: SeekRange): Found {
+  const found: Found = { creates: index.creates, starts: index.starts, cranks: [], blocks: [] };
+  for (const m of index.members) {
+    const summaries = range.key === 'blockHeight' ? m.blocks : m.cranks;
+    if (summaries.some((s) => mayHold(s, range))) {
+      const f = search(file, range.key, m.from, m.from + m.size);
+      found.cranks.push(...f.cranks);
+      found.blocks.push(...f.blocks);
+      continue;
+    }
+    for (const s of m.cranks) found.cranks.push(...representatives(s));
+    if (range.key === 'blockHeight') for (const s of m.blocks) found.blocks.push(...representatives(s));
+  }
+  return found;
+}
+
+/**
+ * A binary search narrowed to the members between the last whose first
+ * line's key is not beyond the bound and the first whose is: each of those
+ * first lines is what a probe at its start would have found (it carries
+ * the key, as parsed reads it: a block height only on the chain's entries),
+ * and goes to `seen`, whose order the plan checks.
+ */
+function narrowByMembers(index: GzipIndex, key: SeekKey, beyond: (k: number) => boolean, lo: number, hi: number, seen: Keyed[]): { lo: number; hi: number } {
+  for (const m of index.members) {
+    const first = m.firstLine;
+    if (first === undefined || first.at < lo || first.at >= hi) continue;
+    const k = first[key];
+    if (k === undefined || (key === 'blockHeight' && !first.type.startsWith('cosmic-swingset-'))) continue;
+    seen.push({ start: first.at, end: first.at, key: k, type: first.type });
+    if (beyond(k)) return { lo, hi: first.at };
+    lo = first.at;
+  }
+  return { lo, hi };
+}
+
+/** Whether the openers summed up in `s` may hold one of the range's (or are out of order, or not all read: then they are searched). */
+function mayHold(s: OpenerSummary, range: SeekRange): boolean {
+  if (range.key === 'time') return !s.grow || ((s.first.time as number) < range.to && (s.last.time as number) >= range.from);
+  return !s.up || (s.first.num <= range.to && s.last.num >= range.from);
+}
+
+/** The openers standing for those summed up in `s`, in order, once each. */
+function representatives(s: OpenerSummary): Opener[] {
+  const out: IndexedOpener[] = [s.first];
+  for (const o of [s.max, s.nan, s.last]) if (o !== undefined && !out.some((p) => p.at === o.at)) out.push(o);
+  return out.sort((a, b) => a.at - b.at).map((o) => ({ ...o }));
+}
+
+/** How many lines begin before the line start `at` of the decompressed bytes of an indexed gzip slog. Throws InputError. */
+function countGzipLinesBefore(path: string, index: GzipIndex, at: number): number {
+  const fd = openToRead(path);
+  try {
+    const bytes = new MemberBytes(fd, path, index.members, Infinity);
+    const i = bytes.memberAt(at);
+    const m = index.members[i] as GzipIndex['members'][number];
+    const b = bytes.member(i);
+    let lines = m.lines;
+    for (let nl = b.indexOf(10); nl >= 0 && nl < at - m.from; nl = b.indexOf(10, nl + 1)) lines += 1;
+    return lines;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The byte search's findings for a range of `key`: over the whole file, or from an index (indexedFound). */
+type FindOpeners = (file: File, range: SeekRange) => Found;
+const searchAll: FindOpeners = (file, range) => search(file, range.key);
+
+function plan(file: File, range: SeekRange, limit: number, find: FindOpeners = searchAll, narrow?: Narrow): SeekPlan {
   // The head must be a slog entry: a file that is not one is told so by a full read.
   for (const line of linesFrom(file, 0, file.size, limit)) {
     if (parsed(line.bytes.toString('utf8'), range.key) === undefined) throw new Refused('its first line is not a slog entry');
     break;
   }
-  if (range.key === 'time') return planByTime(file, range, limit);
-  const { creates, starts, cranks, blocks } = search(file, range.key);
+  if (range.key === 'time') return planByTime(file, range, limit, find, narrow);
+  const { creates, starts, cranks, blocks } = find(file, range);
   // Several kernel runs: the range must be in the last, after what ran before its restart (run again, it is marked so).
   const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
   const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: highestBefore(blocks, floor) };
   if (range.from <= (range.key === 'crankNum' ? ran.crankNum : ran.blockHeight)) throw new Refused(`${range.key} ${range.from} may have run before a restart`);
   const seen: Keyed[] = [];
-  const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor);
+  const first = firstBeyond(file, range.key, range.from, true, seen, limit, floor, narrow);
   let start = first?.start ?? file.size;
   if (first !== undefined) {
     const before = seen.some((k) => k.start < first.start && k.key < range.from);
@@ -602,7 +795,7 @@ function plan(file: File, range: SeekRange, limit: number): SeekPlan {
     else if (range.key === 'crankNum' && first.type !== 'crank-start') throw new Refused(`crank ${first.key} begins before byte ${first.start} (no crank-start)`);
     else if (range.key === 'blockHeight' && first.type !== 'cosmic-swingset-begin-block') throw new Refused(`block ${first.key} does not open with its begin-block at byte ${first.start}`);
   }
-  const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor);
+  const last = range.to === Infinity ? undefined : firstBeyond(file, range.key, range.to, false, seen, limit, floor, narrow);
   const end = Math.max(start, last?.start ?? file.size);
   checkOrder(seen);
   checkOpeners(range.key === 'crankNum' ? cranks : blocks, floor, range, start, end);
@@ -668,8 +861,8 @@ function onlyCrank(file: File, from: number, to: number, crankNum: number | unde
  * The lines between the crank before the range and the range are checked
  * to be that crank's (no crank without its crank-start there).
  */
-function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
-  const { creates, starts, cranks } = search(file, 'time');
+function planByTime(file: File, range: SeekRange, limit: number, find: FindOpeners, narrow?: Narrow): SeekPlan {
+  const { creates, starts, cranks } = find(file, range);
   openerTimes(file, cranks, limit);
   const floor = starts.length > 1 ? file.lineStart(starts[starts.length - 1] as number) : 0;
   const ran: Ran = { crankNum: highestBefore(cranks, floor), blockHeight: -1 };
@@ -687,7 +880,7 @@ function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
   const seen: Keyed[] = [];
   /** The first crank-start at or after the first line whose time is at or after `bound`, found by the binary search (undefined: none). */
   const openerFrom = (bound: number, floorAt: number): Opener | undefined => {
-    const line = firstBeyond(file, 'time', bound, true, seen, limit, floorAt);
+    const line = firstBeyond(file, 'time', bound, true, seen, limit, floorAt, narrow);
     if (line === undefined) return undefined;
     return after.find((o) => o.at >= line.start);
   };
@@ -712,9 +905,15 @@ function planByTime(file: File, range: SeekRange, limit: number): SeekPlan {
   return planOf(file, creates, start, end, limit);
 }
 
-/** The bytes `start` to `end` of the file at `path`, as a source: read synchronously, in order. Throws InputError. */
+/**
+ * The bytes `start` to `end` of the file at `path` (of a gzip file with an
+ * index, its decompressed bytes), as a source: read synchronously, in
+ * order. Throws InputError.
+ */
 export function openRange(path: string, start: number, end: number): SlogSource {
   const fd = openToRead(path);
+  const head = Buffer.alloc(2);
+  if (readFullyAt(fd, head, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b) return gzipRange(path, fd, start, end);
   let read = 0;
   function* chunks(): Generator<Buffer> {
     const buf = Buffer.allocUnsafe(RANGE_CHUNK);
@@ -736,4 +935,32 @@ export function openRange(path: string, start: number, end: number): SlogSource 
     }
   }
   return { name: path, chunks, rawBytesRead: () => read, rawSize: end - start, gzipped: false };
+}
+
+/** openRange of a gzip file open at `fd`, through its index (which the plan used). Its sizes are decompressed bytes. */
+function gzipRange(path: string, fd: number, start: number, end: number): SlogSource {
+  let found: ReturnType<typeof findIndex>;
+  try {
+    found = findIndex(path, fd);
+  } catch (err) {
+    closeSync(fd);
+    throw err;
+  }
+  if (!('index' in found)) {
+    closeSync(fd);
+    throw new InputError(path, 'its index changed while it was read');
+  }
+  const bytes = new MemberBytes(fd, path, found.index.members, Infinity);
+  let read = 0;
+  function* chunks(): Generator<Buffer> {
+    try {
+      for (const piece of bytes.range(start, end)) {
+        read += piece.length;
+        yield piece;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  }
+  return { name: path, chunks, rawBytesRead: () => read, rawSize: end - start, gzipped: true };
 }

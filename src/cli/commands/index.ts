@@ -123,6 +123,18 @@ export const SUBCOMMANDS: Subcommand[] = [
     load: () => import('./extract.js'),
   },
   {
+    name: 'index',
+    usage: '<files...>',
+    summary: SUMMARIES.index,
+    load: () => import('./index-cmd.js'),
+  },
+  {
+    name: 'recompress',
+    usage: '[options] <in> <out>',
+    summary: SUMMARIES.recompress,
+    load: () => import('./recompress.js'),
+  },
+  {
     name: 'completion',
     usage: '<shell>',
     summary: SUMMARIES.completion,
