@@ -15,28 +15,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { SelectionSpec } from '../src/analyses/common/selection.js';
-import { topOf } from '../src/run/analyses.js';
 import { recompress, stampOfPath } from '../src/run/gzip-index.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import { renderSlog } from '../src/run/render.js';
 import { indexOf, writeIndex, type GzipIndex } from '../src/source/gzip-index.js';
-import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
+import { planSeek, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
+import { cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
 import { runMain } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const CHAIN_A = join(REAL, 'chain-A.slog');
 const RESTART = join(REAL, 'restart-replay.slog');
 const MID_CRANK = join(REAL, 'mid-crank-start.slog');
-const SEEK = settingsFrom();
-const WHOLE = { ...settingsFrom(), seek: false };
 const BIG_LINE = settingsFrom().bigLineBytes;
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-gzip-index-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-const isPlan = (p: unknown): p is SeekPlan => typeof p === 'object' && p !== null && 'start' in p;
 
 /** `slog` recompressed into `name` in the temp folder, members of about `memberBytes`, with its index. */
 async function recompressed(slog: string, name: string, memberBytes: number): Promise<{ gz: string; index: GzipIndex }> {
@@ -48,63 +43,6 @@ async function recompressed(slog: string, name: string, memberBytes: number): Pr
   writeIndex(gz, index);
   return { gz, index };
 }
-
-/** A slog's lines with their byte offsets, read by a plain loop. */
-function placed(bytes: Buffer): Array<{ at: number; e: Record<string, unknown> }> {
-  const out: Array<{ at: number; e: Record<string, unknown> }> = [];
-  for (let at = 0; at < bytes.length; ) {
-    let nl = bytes.indexOf(10, at);
-    if (nl < 0) nl = bytes.length;
-    const text = bytes.subarray(at, nl).toString('utf8').trim();
-    if (text) {
-      try {
-        out.push({ at, e: JSON.parse(text) as Record<string, unknown> });
-      } catch {
-        out.push({ at, e: {} });
-      }
-    }
-    at = nl + 1;
-  }
-  return out;
-}
-
-/** The range a selection must read, by a plain loop: from its first crank's (block's) opener to the first line of a later one, in the last kernel run; from the head when nothing keyed comes before. */
-function expectedRange(bytes: Buffer, range: SeekRange): { start: number; end: number } {
-  const lines = placed(bytes);
-  const starts = lines.filter((l) => l.e.type === 'kernel-init-start');
-  const floor = starts.length > 1 ? (starts[starts.length - 1] as { at: number }).at : 0;
-  const keyOf = (l: { e: Record<string, unknown> }): number | undefined => {
-    const k = l.e[range.key];
-    if (typeof k !== 'number') return undefined;
-    if (range.key === 'blockHeight' && !String(l.e.type).startsWith('cosmic-swingset-')) return undefined;
-    return k;
-  };
-  const after = lines.filter((l) => l.at >= floor);
-  const first = after.find((l) => (keyOf(l) ?? -1) >= range.from);
-  if (first === undefined) return { start: bytes.length, end: bytes.length };
-  const last = after.find((l) => l.at > first.at && (keyOf(l) ?? -1) > range.to);
-  const lower = after.some((l) => l.at < first.at && keyOf(l) !== undefined);
-  return { start: floor === 0 && !lower ? 0 : first.at, end: last?.at ?? bytes.length };
-}
-
-/** The render (two option sets) and top of `file` with `selection`, seeking and reading every byte: the same. Returns the render's seek. */
-async function expectSame(file: string, selection: SelectionSpec): Promise<unknown> {
-  let seek: unknown;
-  for (const options of [{}, { timing: true, parts: true }]) {
-    const a = await renderSlog({ inputs: [file], selection, options, settings: SEEK });
-    const b = await renderSlog({ inputs: [file], selection, options, settings: WHOLE });
-    expectSameText(a.text, b.text, `render ${JSON.stringify(options)} ${JSON.stringify(selection)}`);
-    expect(b.seek).toBeUndefined();
-    seek = a.seek;
-  }
-  const ta = await topOf({ inputs: [file], selection, n: 5, settings: SEEK });
-  const tb = await topOf({ inputs: [file], selection, n: 5, settings: WHOLE });
-  expect(JSON.stringify(ta.top)).toBe(JSON.stringify(tb.top));
-  expect(ta.cranksSelected).toBe(tb.cranksSelected);
-  return seek;
-}
-
-const cranks = (from: number, to: number): SelectionSpec => ({ cranks: [{ from, to }] });
 
 describe('recompress: members every gzip reader reads as the slog, and an index a plain loop agrees with', () => {
   for (const [name, slog] of [
@@ -374,10 +312,10 @@ describe('the index command, stale indexes, one member', () => {
     }
   });
 
-  it('index of a plain slog is a usage error; of gzip cut short, a failure; recompress never writes over its input', async () => {
-    const plain = await runMain(['index', slogPath('a-local-3')]);
-    expect(plain.status).toBe(2);
-    expect(plain.stderr).toContain('not gzip');
+  it('index of a missing slog is a usage error; of gzip cut short, a failure; recompress never writes over its input', async () => {
+    const none = await runMain(['index', join(tmp, 'no-such.slog')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr.trim().split('\n')).toHaveLength(1);
     const cut = join(tmp, 'cut.slog.gz');
     const whole = gzipSync(readFileSync(slogPath('a-local-3')));
     writeFileSync(cut, whole.subarray(0, whole.length >> 1));

@@ -65,6 +65,8 @@ export interface SeekPlan {
   /** Bytes read by the byte search (the whole file), and read and parsed besides the range (probes, checks, prelude). */
   searched: number;
   probed: number;
+  /** A line to tell the user (a plain slog's index that no longer matches it). */
+  note?: string;
 }
 
 /** Why a seek was not made: the caller reads the whole file. */
@@ -138,7 +140,15 @@ function parsed(text: string, key: SeekKey): { type: string; key: number | undef
 }
 
 /** A plan that cannot be made sure of: the caller reads the whole file. */
-export class Refused extends Error {}
+export class Refused extends Error {
+  /** A line to tell the user beside the refusal (an index that no longer matches its slog). */
+  constructor(
+    message: string,
+    readonly note?: string,
+  ) {
+    super(message);
+  }
+}
 
 /**
  * Reads of one file's bytes, counted: a plain file's, or an indexed gzip's
@@ -633,13 +643,59 @@ export function planSeek(path: string, range: SeekRange, lineLimit: number): See
     const file = File.of(fd);
     const head = file.read(0, 2);
     if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return planGzipSeek(path, fd, range, lineLimit);
-    const made = plan(file, range, lineLimit);
+    return planPlainSeek(path, fd, file, range, lineLimit);
+  } catch (err) {
+    if (err instanceof Refused) return err.note === undefined ? { refused: err.message } : { refused: err.message, note: err.note };
+    if (err instanceof MemberTooBig) return { refused: err.message };
+    throw err;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The plan for a plain file: with an index that matches it (`slogulate
+ * index`: its pieces stand for a gzip file's members), the byte search's
+ * findings are taken from the index, and only the pieces that may hold the
+ * range are searched; else the whole file is searched, with a note when an
+ * index was found that no longer matches it (a slog that grew since).
+ */
+function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, limit: number): SeekPlan {
+  const found = findIndex(path, fd);
+  if (!('index' in found)) {
+    let made: SeekPlan;
+    try {
+      made = plan(file, range, limit);
+    } catch (err) {
+      // Refused: the note still told, once.
+      if (err instanceof Refused && 'stale' in found) throw new Refused(err.message, found.stale);
+      throw err;
+    }
     let before: number | undefined;
     made.linesBefore = () => (before ??= countLinesBefore(path, made.start));
+    if ('stale' in found) made.note = found.stale;
     return made;
-  } catch (err) {
-    if (err instanceof Refused || err instanceof MemberTooBig) return { refused: err.message };
-    throw err;
+  }
+  const { index } = found;
+  const made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  let before: number | undefined;
+  made.linesBefore = () => (before ??= countPlainLinesBefore(path, index, made.start));
+  return made;
+}
+
+/** How many lines begin before the line start `at` of a plain slog with an index: the lines before its piece, and those in it before `at`. Throws InputError. */
+function countPlainLinesBefore(path: string, index: GzipIndex, at: number): number {
+  let i = 0;
+  while (i + 1 < index.members.length && (index.members[i + 1] as GzipIndex['members'][number]).from <= at) i += 1;
+  const m = index.members[i];
+  if (m === undefined) return 0;
+  const fd = openToRead(path);
+  try {
+    const piece = Buffer.allocUnsafe(at - m.from);
+    const got = readFullyAt(fd, piece, m.from);
+    let lines = m.lines;
+    for (let nl = piece.indexOf(10); nl >= 0 && nl < got; nl = piece.indexOf(10, nl + 1)) lines += 1;
+    return lines;
   } finally {
     closeSync(fd);
   }

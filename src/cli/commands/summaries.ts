@@ -24,7 +24,7 @@ export const SUMMARIES = {
   export: "write the slogs' tables (deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages, clist, growth) as Parquet, CSV or one SQLite file",
   query: 'run SQL (DuckDB) over the tables of slogs or of export folders: deliveries, syscalls, cranks, blocks, runs, snapshots, stalls, vats, messages, clist, growth',
   extract: 'write the raw lines of a selection (cranks, blocks, a run, a time range, a vat) as a small slog that renders as the selection did',
-  index: 'write the index of a gzipped slog (its gzip members, and the crank, block and time where each begins), so that selections on it seek',
+  index: 'write the index of a slog, gzipped or plain (where each gzip member or 4 MB piece begins, and the crank, block and time there), so that selections on it seek without reading it all',
   recompress: 'rewrite a slog (plain or gzipped) as gzip members of a few MB each that every gzip reader reads, with its index, so that selections on it seek',
   completion: 'print a shell completion script (bash or zsh)',
 } as const;

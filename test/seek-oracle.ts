@@ -1,0 +1,75 @@
+/**
+ * What a seek must print, by plain loops (test/gzip-index.test.ts,
+ * test/plain-index.test.ts): a slog's lines with their byte offsets, the
+ * range a selection must read, and the render and top of a selection
+ * seeking and reading every byte, compared.
+ */
+import { expect } from 'vitest';
+import type { SelectionSpec } from '../src/analyses/common/selection.js';
+import { topOf } from '../src/run/analyses.js';
+import { settingsFrom } from '../src/run/pass-settings.js';
+import { renderSlog } from '../src/run/render.js';
+import type { SeekPlan, SeekRange } from '../src/source/seek.js';
+import { expectSameText } from './helpers.js';
+
+export const SEEK = settingsFrom();
+export const WHOLE = { ...settingsFrom(), seek: false };
+
+export const isPlan = (p: unknown): p is SeekPlan => typeof p === 'object' && p !== null && 'start' in p;
+
+/** A slog's lines with their byte offsets, read by a plain loop. */
+export function placed(bytes: Buffer): Array<{ at: number; e: Record<string, unknown> }> {
+  const out: Array<{ at: number; e: Record<string, unknown> }> = [];
+  for (let at = 0; at < bytes.length; ) {
+    let nl = bytes.indexOf(10, at);
+    if (nl < 0) nl = bytes.length;
+    const text = bytes.subarray(at, nl).toString('utf8').trim();
+    if (text) {
+      try {
+        out.push({ at, e: JSON.parse(text) as Record<string, unknown> });
+      } catch {
+        out.push({ at, e: {} });
+      }
+    }
+    at = nl + 1;
+  }
+  return out;
+}
+
+/** The range a selection must read, by a plain loop: from its first crank's (block's) opener to the first line of a later one, in the last kernel run; from the head when nothing keyed comes before. */
+export function expectedRange(bytes: Buffer, range: SeekRange): { start: number; end: number } {
+  const lines = placed(bytes);
+  const starts = lines.filter((l) => l.e.type === 'kernel-init-start');
+  const floor = starts.length > 1 ? (starts[starts.length - 1] as { at: number }).at : 0;
+  const keyOf = (l: { e: Record<string, unknown> }): number | undefined => {
+    const k = l.e[range.key];
+    if (typeof k !== 'number') return undefined;
+    if (range.key === 'blockHeight' && !String(l.e.type).startsWith('cosmic-swingset-')) return undefined;
+    return k;
+  };
+  const after = lines.filter((l) => l.at >= floor);
+  const first = after.find((l) => (keyOf(l) ?? -1) >= range.from);
+  if (first === undefined) return { start: bytes.length, end: bytes.length };
+  const last = after.find((l) => l.at > first.at && (keyOf(l) ?? -1) > range.to);
+  const lower = after.some((l) => l.at < first.at && keyOf(l) !== undefined);
+  return { start: floor === 0 && !lower ? 0 : first.at, end: last?.at ?? bytes.length };
+}
+
+/** The render (two option sets) and top of `file` with `selection`, seeking and reading every byte: the same. Returns the render's seek. */
+export async function expectSame(file: string, selection: SelectionSpec): Promise<unknown> {
+  let seek: unknown;
+  for (const options of [{}, { timing: true, parts: true }]) {
+    const a = await renderSlog({ inputs: [file], selection, options, settings: SEEK });
+    const b = await renderSlog({ inputs: [file], selection, options, settings: WHOLE });
+    expectSameText(a.text, b.text, `render ${JSON.stringify(options)} ${JSON.stringify(selection)}`);
+    expect(b.seek).toBeUndefined();
+    seek = a.seek;
+  }
+  const ta = await topOf({ inputs: [file], selection, n: 5, settings: SEEK });
+  const tb = await topOf({ inputs: [file], selection, n: 5, settings: WHOLE });
+  expect(JSON.stringify(ta.top)).toBe(JSON.stringify(tb.top));
+  expect(ta.cranksSelected).toBe(tb.cranksSelected);
+  return seek;
+}
+
+export const cranks = (from: number, to: number): SelectionSpec => ({ cranks: [{ from, to }] });
