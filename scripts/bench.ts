@@ -41,7 +41,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -378,8 +378,9 @@ async function main(): Promise<void> {
 /**
  * The seek table (issue 30, BENCH_BIG=1): selections in the middle of a
  * slog of at least BENCH_BIG_GB GB (big-local-1200 as one long run, and
- * chain-A's blocks repeated), plain and as the .gz `slogulate recompress`
- * writes with its index. Each selection's output is first checked against
+ * chain-A's blocks repeated), plain without and with its index
+ * (`slogulate index`), and as the .gz `slogulate recompress` writes with
+ * its index. Each selection's output is first checked against
  * the full scan's (SLOGULATE_SEEK=0, run once: it reads every byte) byte
  * for byte, plain and gzipped; then the seeks run BENCH_RUNS times (default
  * 3), the page cache dropped before each run where the machine lets us
@@ -413,6 +414,15 @@ async function seekBench(): Promise<void> {
     const chainGz = `${chain}.gz`;
     const recompressRun = once(slogulate('recompress', run, runGz));
     once(slogulate('recompress', chain, chainGz));
+    // The plain slogs with an index: each a hard link (the same bytes, size and time) with an index beside it; the plain rows' names have none.
+    const indexed = new Map<string, string>();
+    for (const f of [run, chain]) {
+      const linked = f.replace(/\.slog$/, '-indexed.slog');
+      linkSync(f, linked);
+      indexed.set(f, linked);
+    }
+    const indexPlain = once(slogulate('index', indexed.get(run) as string));
+    once(slogulate('index', indexed.get(chain) as string));
     // The index row: indexing the .gz again, against reading it once (Node's gunzip stream, the zlib slogulate reads with).
     const gunzip = `require('fs').createReadStream(process.argv[1],{highWaterMark:1<<20}).pipe(require('zlib').createGunzip({chunkSize:256<<10})).on('data',()=>{})`;
     const midCrank = Math.floor(made.lastCrank / 2);
@@ -430,18 +440,18 @@ async function seekBench(): Promise<void> {
     for (const row of selections) {
       process.stderr.write(`full scan: ${row.name}\n`);
       const whole = once(slogulate(...row.args(row.plain)), { SLOGULATE_SEEK: '0' });
-      for (const file of [row.plain, row.gz]) {
+      for (const file of [row.plain, indexed.get(row.plain) as string, row.gz]) {
         const seek = once(slogulate(...row.args(file)));
         if (seek.sha !== whole.sha) throw new Error(`slogulate ${row.args(file).join(' ')}: the seek's output differs from the full scan's`);
       }
       const baseCpu = row.base ? once(slogulate(...row.base)).cpu : whole.cpu;
       full.set(row, { ...whole, baseCpu });
     }
-    process.stderr.write('seeks checked: the same bytes as the full scan, plain and gzipped\n');
+    process.stderr.write('seeks checked: the same bytes as the full scan, plain (with and without an index) and gzipped\n');
     let dropped = true;
     const samples = new Map<string, Array<{ cpu: number; wall: number }>>();
     const timed: Array<[string, string[]]> = [];
-    for (const row of selections) for (const file of [row.plain, row.gz]) timed.push([`${row.name}|${file}`, slogulate(...row.args(file))]);
+    for (const row of selections) for (const file of [row.plain, indexed.get(row.plain) as string, row.gz]) timed.push([`${row.name}|${file}`, slogulate(...row.args(file))]);
     timed.push(['index', slogulate('index', runGz)], ['gunzip', [node, '-e', gunzip, runGz]]);
     const record = (key: string, m: { cpu: number; wall: number }, r: number): void => {
       samples.set(key, [...(samples.get(key) ?? []), { cpu: m.cpu, wall: m.wall }]);
@@ -475,7 +485,7 @@ async function seekBench(): Promise<void> {
     ];
     for (const row of selections) {
       const f = full.get(row) as { cpu: number; wall: number; baseCpu: number };
-      for (const [file, wallTarget] of [[row.plain, row.wallTarget], [row.gz, row.gzWallTarget]] as const) {
+      for (const [file, wallTarget] of [[row.plain, row.wallTarget], [indexed.get(row.plain) as string, row.wallTarget], [row.gz, row.gzWallTarget]] as const) {
         const key = `${row.name}|${file}`;
         const share = med(key, 'cpu') / f.baseCpu;
         const targets: string[] = [];
@@ -484,16 +494,17 @@ async function seekBench(): Promise<void> {
           targets.push(`wall < ${wallTarget} s`);
           met.push(med(key, 'wall') < wallTarget);
         }
-        if (row.cpuShare !== undefined && file === row.plain) {
+        if (row.cpuShare !== undefined && !file.endsWith('.gz')) {
           targets.push(`CPU < ${pct(row.cpuShare)}`);
           met.push(share < row.cpuShare);
         }
-        out.push(`| ${row.name} | ${file.endsWith('.gz') ? '.gz, indexed' : 'plain'} | ${fmt(med(key, 'wall'))} | ${fmt(med(`${key}|cold`, 'wall'))} | ${fmt(med(key, 'cpu'))} | ${fmt(f.baseCpu, 1)} | ${pct(share)} | ${targets.join('; ')} | ${met.length ? (met.every(Boolean) ? 'yes' : 'no') : ''} |`);
+        out.push(`| ${row.name} | ${file.endsWith('.gz') ? '.gz, indexed' : file.endsWith('-indexed.slog') ? 'plain, indexed' : 'plain'} | ${fmt(med(key, 'wall'))} | ${fmt(med(`${key}|cold`, 'wall'))} | ${fmt(med(key, 'cpu'))} | ${fmt(f.baseCpu, 1)} | ${pct(share)} | ${targets.join('; ')} | ${met.length ? (met.every(Boolean) ? 'yes' : 'no') : ''} |`);
       }
     }
     const ratio = med('index', 'cpu') / med('gunzip', 'cpu');
     out.push(`| \`slogulate index RUN.gz\` | .gz | ${fmt(med('index', 'wall'))} | | ${fmt(med('index', 'cpu'))} | ${fmt(med('gunzip', 'cpu'), 1)} (Node's gunzip) | ${fmt(ratio)} x | CPU <= 1.2 x reading it once | ${ratio <= 1.2 ? 'yes' : 'no'} |`);
     out.push(`| \`slogulate index RUN.gz\` | .gz | | | ${fmt(med('index', 'cpu'))} | ${fmt(topGz.cpu, 1)} (\`slogulate top RUN.gz\`) | ${fmt(med('index', 'cpu') / topGz.cpu)} x | CPU <= 1.2 x reading it once | ${med('index', 'cpu') <= 1.2 * topGz.cpu ? 'yes' : 'no'} |`);
+    notes.push(`\`slogulate index RUN\` (plain): ${fmt(indexPlain.wall, 0)} s wall, ${fmt(indexPlain.cpu, 0)} s CPU`);
     notes.push(`\`slogulate recompress RUN RUN.gz\`: ${fmt(recompressRun.wall, 0)} s wall, ${fmt(recompressRun.cpu, 0)} s CPU; the full scans' wall: ${selections.map((r) => fmt(full.get(r)?.wall ?? NaN, 0)).join(', ')} s`);
     notes.push(dropped ? '"cold": the page cache dropped just before (echo 1 > /proc/sys/vm/drop_caches: Node.js, slogulate and the slog read from disk); the other columns: the run right after it, warm' : 'the page cache could not be dropped here: the "cold" runs ran with the files cached');
     out.push('', ...notes.map((n) => `- ${n}`));
