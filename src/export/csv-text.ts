@@ -87,11 +87,14 @@ function slow(p: number, text: string, out: RowBytes): number {
 function digitsAt(b: Uint8Array, p: number, n: number, width: number): number {
   let digits = n < 10 ? 1 : n < 100 ? 2 : n < 1000 ? 3 : n < 10000 ? 4 : n < 100000 ? 5 : n < 1000000 ? 6 : n < 10000000 ? 7 : n < 100000000 ? 8 : n < 1000000000 ? 9 : 10;
   if (digits < width) digits = width;
+  // Whole 32-bit arithmetic (no `%`, which V8 may do on doubles, by a call).
+  let rest = n | 0;
   let q = p + digits;
   do {
     q -= 1;
-    b[q] = 48 + (n % 10);
-    n = (n / 10) | 0;
+    const tens = (rest / 10) | 0;
+    b[q] = 48 + rest - tens * 10;
+    rest = tens;
   } while (q > p);
   return p + digits;
 }
@@ -120,10 +123,10 @@ function numberAt(b: Uint8Array, p: number, v: unknown, out: RowBytes): number {
       const micros = Math.round(v * 1e6);
       if (micros / 1e6 === v) {
         const whole = Math.floor(micros / 1e6);
-        let fraction = micros - whole * 1e6;
+        let fraction = (micros - whole * 1e6) | 0;
         let width = 6;
-        while (fraction !== 0 && fraction % 10 === 0) {
-          fraction /= 10;
+        while (fraction !== 0 && ((fraction / 10) | 0) * 10 === fraction) {
+          fraction = (fraction / 10) | 0;
           width -= 1;
         }
         p = digitsAt(b, p, whole, 1);
