@@ -234,13 +234,13 @@ function withGrowth(made: SlogAggregator, growth: GrowthCollector): ExecutionSin
 
 /** `slogulate top`: the rankings. */
 export async function topOf(
-  input: AnalysisInput & { keys?: readonly TopKey[]; n: number; selection?: SelectionSpec; annotations?: Annotations },
+  input: AnalysisInput & { keys?: readonly TopKey[]; n: number; selection?: SelectionSpec; annotations?: Annotations; textOnly?: boolean },
 ): Promise<{ top: TopResult; cranksSelected: number; pass: AnalysisPassResult }> {
   const { value: collector, result } = await restartablePass(
     input,
     TOP_READS,
     () => {
-      const made = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations });
+      const made = new TopCollector({ keys: input.keys, n: input.n, selection: input.selection, annotations: input.annotations, textOnly: input.textOnly });
       // top prints only the selected cranks: it may seek to them (pass-seek.ts).
       const range = seekRangeOf(input.selection);
       return { value: made, sink: made, ...(range ? { seek: { range, learn: (entry: SlogEntry) => made.entry(entry) } } : {}) };

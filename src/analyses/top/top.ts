@@ -22,10 +22,10 @@
 import type { Annotations } from '../../model/annotations.js';
 import { emptyAnnotations } from '../../model/annotations.js';
 import type { CrankSink } from '../../model/assembler.js';
-import type { Crank, CrankParts, DeliveryTimes } from '../../model/crank.js';
+import type { Crank, CrankParts } from '../../model/crank.js';
 import { isDelivery } from '../../model/crank.js';
 import { partMicros, partNamed, type PartSpec } from '../../model/parts.js';
-import type { SlogEntry } from '../../scan/entry-types.js';
+import type { DeliverEntry, SlogEntry } from '../../scan/entry-types.js';
 import { withFields } from '../../scan/reads.js';
 import { RenderContext } from '../../render/context.js';
 import { crankHeader, crankHeaderWith, crankVatName, splitText, timingText } from '../../render/crank-text.js';
@@ -141,6 +141,12 @@ export interface TopConfig {
    * each ranked crank lies in the slog, in a WeakMap on the row.
    */
   onRanked?: (row: RankedCrank, crank: Crank) => void;
+  /**
+   * Only the rankings' text is printed (no JSON, which has every ranked
+   * crank's parts): unless a ranking is by a part, no crank's time split
+   * is made (CrankSink.partsUnread), and the rows have none.
+   */
+  textOnly?: boolean;
 }
 
 /** A crank's figures, as its `--timing` header prints them, and its parts. */
@@ -189,11 +195,23 @@ function whatItDid(crank: Crank): string | undefined {
   if (crank.deliver === undefined) return undefined;
   let text = deliveryMethod(crank.deliver);
   const seen = [crank.deliver.kind];
-  for (let i = 1; i < crank.deliveryTimes.length; i += 1) {
-    const kind = (crank.deliveryTimes[i] as DeliveryTimes).dispatch;
-    if (kind === 'message' || kind === 'unknown' || seen.includes(kind)) continue;
-    seen.push(kind);
-    text += `+${kind}`;
+  // The kinds of the deliveries that got their results after the first, in order, as the time split lists
+  // them (crank.deliveryTimes' dispatch): read from the entries, so that a crank without its split has them.
+  let open: DeliverEntry | undefined;
+  let finished = 0;
+  for (const item of crank.items) {
+    if (item.kind !== 'entry') continue;
+    const entry = item.entry;
+    if (entry.type === 'deliver') {
+      if (entry.replay !== true) open = entry as DeliverEntry;
+    } else if (entry.type === 'deliver-result' && entry.replay !== true && open !== undefined) {
+      finished += 1;
+      const kind = open.kind ?? 'unknown';
+      open = undefined;
+      if (finished === 1 || kind === 'message' || kind === 'unknown' || seen.includes(kind)) continue;
+      seen.push(kind);
+      text += `+${kind}`;
+    }
   }
   return text;
 }
@@ -235,10 +253,13 @@ export class TopCollector implements CrankSink {
   private hasComputrons = false;
   /** The rankings read a crank's sums (`timing`), none of its syscalls: the crank model holds none (model/assembler.ts). */
   readonly syscallsUnread = true;
+  /** Text ranked by no part prints no split (TopConfig.textOnly). */
+  readonly partsUnread: boolean;
   /** What a crank would rank as, to ask each list whether it would take it (one, reused). */
   private readonly probe: Candidate = { value: 0, row: { crankNum: 0 } as RankedCrank, seq: 0 };
 
   constructor(private readonly config: TopConfig) {
+    this.partsUnread = config.textOnly === true && !(config.keys ?? DEFAULT_TOP_KEYS).some(isPartKey);
     const annotations = config.annotations ?? emptyAnnotations();
     this.front = new SelectedCranks({
       selection: config.selection,

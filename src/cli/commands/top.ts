@@ -91,7 +91,7 @@ Examples:
     const annotations = annotationsFrom(opts);
     const selection = selectionFrom(opts, files);
     const { top: result, cranksSelected, pass } = await passOrFail(
-      topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, ...ANALYSIS_REPORTS, settings: commandSettings() }),
+      topOf({ inputs: files, keys: opts.by, n: opts.count, selection, annotations, textOnly: opts.json !== true, ...ANALYSIS_REPORTS, settings: commandSettings() }),
     );
     if (cranksSelected === 0) {
       warn(noCranksWarning(pass.name, selection, result.selection));

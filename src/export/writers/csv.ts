@@ -3,7 +3,7 @@
  * one line per row (csv-text.ts), written as the slog streams.
  */
 import { mkdirSync } from 'node:fs';
-import { csvHeader, csvLineMaker } from '../csv-text.js';
+import { csvHeader, csvRowWriter } from '../csv-text.js';
 import type { AnyTableDef } from '../schema.js';
 import { TextFile } from './text-file.js';
 import { partitionDir, type DatasetWriter, type SourceWriter } from './writer.js';
@@ -20,9 +20,9 @@ export function csvDataset(root: string): DatasetWriter {
           const file = new TextFile(`${dir}/part-0.csv`);
           files.push(file);
           open.add(file);
-          file.write(csvHeader(table));
-          const line = csvLineMaker(table);
-          return (row) => file.write(line(row));
+          file.text(csvHeader(table));
+          const write = csvRowWriter(table);
+          return (row) => write(row, file);
         },
         afterBatch: () => undefined,
         async close() {

@@ -1,12 +1,13 @@
 /**
  * Turns a staging CSV file (csv-text.ts, no header) into a Parquet file
  * with DuckDB: `COPY (SELECT * FROM read_csv(...)) TO ... (FORMAT parquet,
- * COMPRESSION zstd)`, each column with its table's type. Used on a worker
+ * COMPRESSION zstd)`, each column with its table's type, through DuckDB's
+ * bindings (duckdb.ts, duckdbBindings). Used on a worker
  * thread (parquet-worker.ts) or, where there is no compiled worker (tests
  * run from the TypeScript sources), on this thread.
  */
 import { rmSync } from 'node:fs';
-import { openDuckDB, readCsvSql, sqlString, type ColumnsOf, type DuckDBConnection, type DuckDBInstance } from '../duckdb.js';
+import { duckdbBindings, readCsvSql, sqlString, type ColumnsOf, type DuckDBBindings } from '../duckdb.js';
 
 export interface ConvertJob {
   columns: Array<{ name: string; type: string }>;
@@ -59,34 +60,43 @@ export function convertSql(job: ConvertJob): string {
   );
 }
 
+type Database = DuckDBBindings.Database;
+type Connection = DuckDBBindings.Connection;
+
+/** An in-memory DuckDB with the converter's settings. */
+function openDatabase(duckdb: typeof DuckDBBindings, settings: ConverterSettings): Promise<Database> {
+  const config = duckdb.create_config();
+  duckdb.set_config(config, 'threads', String(settings.threads));
+  duckdb.set_config(config, 'memory_limit', settings.memoryLimit);
+  duckdb.set_config(config, 'temp_directory', settings.tempDirectory);
+  duckdb.set_config(config, 'preserve_insertion_order', 'true');
+  return duckdb.open(':memory:', config);
+}
+
 /** A converter on this thread; DuckDB opens on first use. */
 export function localConverter(settings: ConverterSettings): Converter {
-  let db: Promise<DuckDBInstance> | undefined;
+  let duckdb: typeof DuckDBBindings | undefined;
+  let db: Promise<Database> | undefined;
   let stopped = false;
   /** The connections converting now (interrupted by stop), and every conversion not yet settled. */
-  const active = new Set<DuckDBConnection>();
+  const active = new Set<Connection>();
   const running = new Set<Promise<void>>();
-  const instance = (): Promise<DuckDBInstance> =>
-    (db ??= openDuckDB({
-      threads: String(settings.threads),
-      memory_limit: settings.memoryLimit,
-      temp_directory: settings.tempDirectory,
-      preserve_insertion_order: 'true',
-    }));
+  const bindings = (): typeof DuckDBBindings => (duckdb ??= duckdbBindings());
+  const instance = (): Promise<Database> => (db ??= Promise.resolve().then(() => openDatabase(bindings(), settings)));
   const stoppedError = (job: ConvertJob): Error => new Error(`writing ${job.parquet}: stopped`);
   const convert = async (job: ConvertJob): Promise<void> => {
     if (stopped) throw stoppedError(job);
-    const con = await (await instance()).connect();
+    const con = await bindings().connect(await instance());
     try {
       if (stopped) throw stoppedError(job);
       active.add(con);
-      await con.run(convertSql(job));
+      await bindings().query(con, convertSql(job));
     } catch (err) {
       // DuckDB's message, first line (the rest is advice on settings).
       throw new Error(`writing ${job.parquet}: ${((err as Error).message ?? String(err)).split('\n')[0]}`);
     } finally {
       active.delete(con);
-      con.closeSync();
+      bindings().disconnect_sync(con);
     }
     rmSync(job.csv, { force: true });
   };
@@ -104,16 +114,16 @@ export function localConverter(settings: ConverterSettings): Converter {
     async close() {
       const instance = db;
       db = undefined;
-      if (instance) (await instance).closeSync();
+      if (instance) bindings().close_sync(await instance);
     },
     async stop() {
       stopped = true;
-      for (const con of active) con.interrupt();
+      for (const con of active) bindings().interrupt(con);
       await Promise.allSettled([...running]);
       // DuckDB still loading: closed once loaded.
       const instance = db;
       db = undefined;
-      if (instance) await instance.then((d) => d.closeSync(), () => undefined);
+      if (instance) await instance.then((d) => bindings().close_sync(d), () => undefined);
     },
   };
 }

@@ -2,7 +2,7 @@
  * `--format parquet` (the default): `DIR/TABLE/source=NAME/part-K.parquet`,
  * ZSTD-compressed, written by DuckDB.
  *
- * How: this thread writes each table's rows as CSV text (csv-text.ts) to a
+ * How: this thread writes each table's rows as CSV (csv-text.ts) to a
  * staging file, and DuckDB turns each staging file into a Parquet file
  * (parquet-convert.ts) on a worker thread (parquet-threads.ts), which loads
  * DuckDB while this thread reads the slog. A staging file is closed and
@@ -16,7 +16,7 @@
  * docs/export.md, "Choices" (both cost this thread more than CSV text).
  */
 import { mkdirSync, rmSync } from 'node:fs';
-import { csvLineMaker } from '../csv-text.js';
+import { csvRowWriter } from '../csv-text.js';
 import { ExportError, isStopping, trackStopper, untrackStopper } from '../target.js';
 import type { AnyTableDef } from '../schema.js';
 import type { ConvertJob, Converter } from './parquet-convert.js';
@@ -35,7 +35,7 @@ const MEMORY_LIMIT = '256MB';
 /** Parts of a source that may wait for DuckDB while the pass goes on (each at most PART_CHARS on disk). */
 const MAX_WAITING_PARTS = 8;
 
-/** A part's staging text before it is converted (about 100 bytes a row: some 1.3M syscalls). */
+/** A part's staging text (bytes) before it is converted (about 100 bytes a row: some 1.3M syscalls). */
 const PART_CHARS = 128 << 20;
 /**
  * The first part's: each part is twice the last, up to PART_CHARS. Small
@@ -91,7 +91,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           const dir = partitionDir(root, table, source);
           mkdirSync(dir, { recursive: true });
           const columns = table.columns.map((c) => ({ name: c.name as string, type: c.type as string }));
-          const line = csvLineMaker(table);
+          const write = csvRowWriter(table);
           let part = 0;
           let partChars = firstPartChars;
           let file: TextFile | undefined;
@@ -123,7 +123,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           });
           return (row) => {
             file ??= startPart();
-            file.write(line(row));
+            write(row, file);
             if (file.written >= partChars) endPart();
           };
         },

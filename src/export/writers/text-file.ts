@@ -1,43 +1,50 @@
 /**
- * A text file written through a 256 KB buffer, synchronously: each piece of
- * text is encoded into the buffer at once (so that the strings the rows
- * were made of die young, where collecting them costs little: kept as
- * strings until a write, they cost the export a quarter of its time in
- * collections), and a full buffer is written to the file with writeSync (the
+ * A text file written through a 256 KB buffer, synchronously: rows are
+ * written into the buffer (csv-text.ts, RowBytes) or text encoded into it
+ * at once, and a full buffer is written to the file with writeSync (the
  * page cache takes it faster than a stream's promise would be resolved).
  * Memory: the buffer.
  */
 import { closeSync, openSync, writeSync } from 'node:fs';
+import type { RowBytes } from '../csv-text.js';
 
 const BUFFER = 1 << 18;
 
 /**
  * Buffer's own encoder, which `write()` calls after sorting out its
- * optional arguments (typed here: @types/node leaves it out): called for
- * every row, those checks were a twentieth of the export's main thread.
+ * optional arguments (typed here: @types/node leaves it out).
  */
 interface Utf8Writer {
   utf8Write(text: string, offset: number): number;
 }
 
-export class TextFile {
+export class TextFile implements RowBytes {
   private fd: number;
-  private readonly buf = Buffer.allocUnsafe(BUFFER);
-  private used = 0;
-  /** Characters handed to write so far. */
-  written = 0;
+  readonly buf = Buffer.allocUnsafe(BUFFER);
+  used = 0;
+  /** Bytes written to the file so far (the rest is in the buffer). */
+  private flushed = 0;
 
   constructor(readonly path: string) {
     this.fd = openSync(path, 'wx');
   }
 
-  write(text: string): void {
-    this.written += text.length;
+  /** Bytes written so far (those still in the buffer too). */
+  get written(): number {
+    return this.flushed + this.used;
+  }
+
+  room(bytes: number): number {
+    if (this.used + bytes > BUFFER) this.flush();
+    return this.used;
+  }
+
+  text(text: string): void {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     if (this.used + text.length * 3 > BUFFER) {
       this.flush();
       if (text.length * 3 > BUFFER) {
-        writeSync(this.fd, text);
+        this.flushed += writeSync(this.fd, text);
         return;
       }
     }
@@ -48,6 +55,7 @@ export class TextFile {
     if (this.used === 0) return;
     let at = 0;
     while (at < this.used) at += writeSync(this.fd, this.buf, at, this.used - at);
+    this.flushed += this.used;
     this.used = 0;
   }
 
