@@ -6,54 +6,18 @@
  * block 85, split into files the way agoric-sdk's per-block writer
  * (packages/telemetry/src/block-slog.js) splits a slog.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { blockFile, chainOrder, folderFiles, type BlockFile } from '../src/source/inputs.js';
+import { splitAsTheWriterDoes } from './block-folder.js';
 import { ROOT } from './helpers.js';
 import { runInProcess } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-block-order-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/**
- * A slog split as the per-block writer splits it: a file opened at each
- * kernel-init-start, bootstrap-block-start, upgrade-start and begin-block,
- * closed after kernel-init-finish, bootstrap-block-finish, upgrade-finish
- * and after-commit-stats, named with a clock that moves on at each file;
- * lines between a close and the next open are lost, as there.
- */
-function splitAsTheWriterDoes(slog: string, folder: string): void {
-  const opens: Record<string, (e: { blockHeight?: number }) => string> = {
-    'kernel-init-start': () => 'init',
-    'cosmic-swingset-bootstrap-block-start': () => 'bootstrap',
-    'cosmic-swingset-upgrade-start': () => 'upgrade',
-    'cosmic-swingset-begin-block': (e) => `block_${e.blockHeight}`,
-  };
-  const closes = new Set(['kernel-init-finish', 'cosmic-swingset-bootstrap-block-finish', 'cosmic-swingset-upgrade-finish', 'cosmic-swingset-after-commit-stats']);
-  let clock = 1_795_404_821_000;
-  let current: { name: string; lines: string[] } | undefined;
-  const close = (): void => {
-    if (current) writeFileSync(join(folder, `slogfile_${current.name}_${clock}.gz`), gzipSync(`${current.lines.join('\n')}\n`));
-    current = undefined;
-  };
-  for (const line of readFileSync(slog, 'utf8').split('\n')) {
-    if (!line) continue;
-    const e = JSON.parse(line) as { type: string; blockHeight?: number };
-    const open = opens[e.type];
-    if (open) {
-      close();
-      clock += 10;
-      current = { name: open(e), lines: [] };
-    }
-    current?.lines.push(line);
-    if (closes.has(e.type)) close();
-  }
-  close();
-}
 
 const names = (files: BlockFile[]): string[] => files.map((f) => f.name.replace(/_\d+\.gz$/, ''));
 const file = (name: string, stamp: number): BlockFile => blockFile(`slogfile_${name}_${stamp}.gz`) as BlockFile;

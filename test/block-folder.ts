@@ -4,8 +4,7 @@
  * kernel-init-start, bootstrap-block-start, upgrade-start and begin-block,
  * closed after kernel-init-finish, bootstrap-block-finish, upgrade-finish
  * and after-commit-stats, named with a clock that moves on at each file;
- * lines between a close and the next open are lost, as there. (The same
- * split as test/block-folder-order.test.ts's.)
+ * lines between a close and the next open are lost, as there.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -18,7 +18,7 @@ import { readCrankTexts } from '../report/crank-texts.js';
 import { reportData, type ReportData, type SideInput } from '../report/report-data.js';
 import { chooseSeries } from '../report/series.js';
 import { REPORT_GROWTH_READS, REPORT_READS, ReportSide, type SideCollected } from '../report/side.js';
-import { growthKernelFigure } from '../analyses/compare/metrics.js';
+import { growthThresholdWarnings } from '../analyses/compare/growth-warnings.js';
 import type { SideData } from '../analyses/compare/compare-side.js';
 import { restartableAnalysisPass, type Made } from './analyses.js';
 import type { BadLineReport } from './pass.js';
@@ -148,19 +148,6 @@ function growthFollowed(req: ReportRequest): boolean {
   return req.growth === true || req.thresholds.some((t) => t.metric.kind === 'growth');
 }
 
-/** A growth threshold where one side has no growth (no rounds or blocks to measure it over): that side counts as 0, said as `compare` says it. */
-function warnAboutGrowth(thresholds: Threshold[], base: SideData, head: SideData, warn: (message: string) => void): void {
-  for (const t of thresholds) {
-    if (t.metric.kind !== 'growth') continue;
-    const figure = t.metric.name.slice('growth.'.length);
-    const missing = ([['base', base], ['head', head]] as const).filter(([, side]) => (growthKernelFigure(side.growth, figure)?.perPeriod ?? null) === null);
-    // Both: the threshold is refused (metrics.ts `missing`).
-    if (missing.length !== 1) continue;
-    const [which, side] = missing[0] as (typeof missing)[number];
-    warn(`--fail-on '${t.text}': ${which} ${side.slog} has no benchmark rounds or chain blocks to measure growth over: its growth counts as 0`);
-  }
-}
-
 export async function collectReport(req: ReportRequest): Promise<ReportOutcome> {
   // Cranks per bucket: --every's, else the series' own (the ladder's choice).
   const bucket = req.roundMarks || req.every === undefined ? {} : { every: req.every };
@@ -185,7 +172,7 @@ export async function collectReport(req: ReportRequest): Promise<ReportOutcome> 
       if (t.metric.kind === 'computrons') warn(`--fail-on '${t.text}': neither slog reports computrons (only XS workers do); it cannot fail`);
     }
   }
-  warnAboutGrowth(req.thresholds, baseData, headData, warn);
+  for (const line of growthThresholdWarnings(req.thresholds, baseData, headData)) warn(line);
   let thresholds: ThresholdResult[];
   try {
     thresholds = evaluateThresholds(req.thresholds, baseData, headData);

@@ -17,7 +17,7 @@ import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom,
 import { CliError, EXIT_FAILURE, EXIT_OK, EXIT_USAGE, warn } from '../errors.js';
 import { openOutput, outputOptions } from '../output-file.js';
 import { compareSideOf } from '../../run/analyses.js';
-import { growthKernelFigure } from '../../analyses/compare/metrics.js';
+import { growthThresholdWarnings } from '../../analyses/compare/growth-warnings.js';
 import { PassError } from '../../run/pass.js';
 import { ANALYSIS_REPORTS, passOrFail } from '../slog-pass.js';
 import { commandSettings, type PassSettings } from '../../run/pass-settings.js';
@@ -172,19 +172,6 @@ function warnAboutComputrons(thresholds: Threshold[], base: SideData, head: Side
   }
 }
 
-/** A growth threshold where one side has no growth (no rounds or blocks to measure it over): that side counts as 0, said on stderr. */
-function warnAboutGrowth(thresholds: Threshold[], base: SideData, head: SideData): void {
-  for (const t of thresholds) {
-    if (t.metric.kind !== 'growth') continue;
-    const figure = t.metric.name.slice('growth.'.length);
-    const missing = ([['base', base], ['head', head]] as const).filter(([, side]) => (growthKernelFigure(side.growth, figure)?.perPeriod ?? null) === null);
-    // Both: the threshold is refused (metrics.ts `missing`).
-    if (missing.length !== 1) continue;
-    const [which, side] = missing[0] as (typeof missing)[number];
-    warn(`--fail-on '${t.text}': ${which} ${side.slog} has no benchmark rounds or chain blocks to measure growth over: its growth counts as 0`);
-  }
-}
-
 export function register(program: Command): Command {
   const cmd = program
     .command('compare')
@@ -252,7 +239,7 @@ Examples:
     const baseData = baseRead.data;
     const headData = headRead.data;
     warnAboutComputrons(thresholds, baseData, headData);
-    warnAboutGrowth(thresholds, baseData, headData);
+    for (const line of growthThresholdWarnings(thresholds, baseData, headData)) warn(line);
     let results: ThresholdResult[];
     try {
       results = evaluateThresholds(thresholds, baseData, headData);
