@@ -21,7 +21,7 @@ import { renderSlog } from '../src/run/render.js';
 import { indexOf, writeIndex, type GzipIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
-import { cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
+import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
 import { runMain } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
@@ -123,10 +123,7 @@ describe('selections on an indexed .gz seek, and print what the full scan prints
     const bytes = readFileSync(CHAIN_A);
     const { gz } = await recompressed(CHAIN_A, 'chain-A.slog.gz', 256 << 10);
     const lines = placed(bytes);
-    const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
-    const heights = lines.filter((l) => l.at >= floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number);
-    const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number));
-    const sample = heights.filter((h) => h > ran).filter((_, i) => i % 20 === 0);
+    const sample = afterRestart(lines, 'cosmic-swingset-begin-block', 'blockHeight').filter((_, i) => i % 20 === 0);
     expect(sample.length).toBeGreaterThan(3);
     for (const h of sample) {
       const range: SeekRange = { key: 'blockHeight', from: h, to: h };
@@ -155,11 +152,7 @@ describe('selections on an indexed .gz seek, and print what the full scan prints
   it('restart-replay: after the restart seeks, at every 4th crank; before it is refused and marked (again after restart) as the full scan marks it', async () => {
     const bytes = readFileSync(RESTART);
     const { gz } = await recompressed(RESTART, 'restart.slog.gz', 8 << 10);
-    const lines = placed(bytes);
-    const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
-    const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === 'crank-start').map((l) => l.e.crankNum as number));
-    const after = lines.filter((l) => l.at >= floor && l.e.type === 'crank-start' && (l.e.crankNum as number) > ran).map((l) => l.e.crankNum as number);
-    const sample = after.filter((_, i) => i % 4 === 0);
+    const sample = afterRestart(placed(bytes), 'crank-start', 'crankNum').filter((_, i) => i % 4 === 0);
     expect(sample.length).toBeGreaterThan(5);
     for (const n of sample) {
       const range: SeekRange = { key: 'crankNum', from: n, to: n + 1 };

@@ -20,7 +20,7 @@ import { indexOf, writeIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
-import { cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
+import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const BIG_LINE = settingsFrom().bigLineBytes;
@@ -56,11 +56,7 @@ describe('a plain slog with an index: selections search only the pieces that may
   it('chain-A: blocks and cranks after its restart seek, cranks before it are refused; the same text', async () => {
     const bytes = readFileSync(join(REAL, 'chain-A.slog'));
     const file = indexed(join(REAL, 'chain-A.slog'), 'chain-A.slog', 256 << 10);
-    const lines = placed(bytes);
-    const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
-    const heights = lines.filter((l) => l.at >= floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number);
-    const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number));
-    const sample = heights.filter((h) => h > ran).filter((_, i) => i % 20 === 0);
+    const sample = afterRestart(placed(bytes), 'cosmic-swingset-begin-block', 'blockHeight').filter((_, i) => i % 20 === 0);
     expect(sample.length).toBeGreaterThan(3);
     for (const h of sample) {
       const range: SeekRange = { key: 'blockHeight', from: h, to: h };
@@ -74,11 +70,9 @@ describe('a plain slog with an index: selections search only the pieces that may
   it('restart-replay and mid-crank-start: the plain loop\'s ranges, (again after restart) and the head as the full scan reads them', async () => {
     const restart = indexed(join(REAL, 'restart-replay.slog'), 'restart.slog', 8 << 10);
     const rbytes = readFileSync(restart);
-    const rlines = placed(rbytes);
-    const floor = rlines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
-    const ran = Math.max(...rlines.filter((l) => l.at < floor && l.e.type === 'crank-start').map((l) => l.e.crankNum as number));
-    const after = rlines.filter((l) => l.at >= floor && l.e.type === 'crank-start' && (l.e.crankNum as number) > ran).map((l) => l.e.crankNum as number);
-    for (const n of after.filter((_, i) => i % 4 === 0)) {
+    const sample = afterRestart(placed(rbytes), 'crank-start', 'crankNum').filter((_, i) => i % 4 === 0);
+    expect(sample.length).toBeGreaterThan(5);
+    for (const n of sample) {
       const range: SeekRange = { key: 'crankNum', from: n, to: n + 1 };
       expect(planSeek(restart, range, BIG_LINE), `cranks ${n}-${n + 1}`).toMatchObject(expectedRange(rbytes, range));
     }

@@ -17,9 +17,15 @@ export const WHOLE = { ...settingsFrom(), seek: false };
 
 export const isPlan = (p: unknown): p is SeekPlan => typeof p === 'object' && p !== null && 'start' in p;
 
-/** A slog's lines with their byte offsets, read by a plain loop. */
-export function placed(bytes: Buffer): Array<{ at: number; e: Record<string, unknown> }> {
-  const out: Array<{ at: number; e: Record<string, unknown> }> = [];
+/** A line of a slog and its byte offset. */
+export interface Placed {
+  at: number;
+  e: Record<string, unknown>;
+}
+
+/** A slog's lines with their byte offsets, read by a plain loop (a line that is no JSON: an empty object). */
+export function placed(bytes: Buffer): Placed[] {
+  const out: Placed[] = [];
   for (let at = 0; at < bytes.length; ) {
     let nl = bytes.indexOf(10, at);
     if (nl < 0) nl = bytes.length;
@@ -34,6 +40,17 @@ export function placed(bytes: Buffer): Array<{ at: number; e: Record<string, unk
     at = nl + 1;
   }
   return out;
+}
+
+/**
+ * The numbers (`key`) of the `type` lines in the slog's last kernel run
+ * above the highest that any run before its restart reached: the cranks
+ * (blocks) a selection may seek to.
+ */
+export function afterRestart(lines: readonly Placed[], type: string, key: 'crankNum' | 'blockHeight'): number[] {
+  const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
+  const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === type).map((l) => l.e[key] as number));
+  return lines.filter((l) => l.at >= floor && l.e.type === type && (l.e[key] as number) > ran).map((l) => l.e[key] as number);
 }
 
 /** The range a selection must read, by a plain loop: from its first crank's (block's) opener to the first line of a later one, in the last kernel run; from the head when nothing keyed comes before. */

@@ -21,66 +21,21 @@ import { renderSlog } from '../src/run/render.js';
 import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
+import { afterRestart, expectedRange as rangeIn, isPlan, placed as placedIn, SEEK, WHOLE, type Placed } from './seek-oracle.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const CHAIN_A = join(REAL, 'chain-A.slog');
 const RESTART = join(REAL, 'restart-replay.slog');
 const MID_CRANK = join(REAL, 'mid-crank-start.slog');
-const SEEK = settingsFrom();
-const WHOLE = { ...settingsFrom(), seek: false };
 const BIG_LINE = settingsFrom().bigLineBytes;
+
+/** The plain loop's lines (test/seek-oracle.ts) of the slog at `file`. */
+const placed = (file: string): Placed[] => placedIn(readFileSync(file));
+/** The plain loop's range (test/seek-oracle.ts) of a selection of the slog at `file`. */
+const expectedRange = (file: string, range: SeekRange): { start: number; end: number } => rangeIn(readFileSync(file), range);
 
 const tmp = mkdtempSync(join(tmpdir(), 'slogulate-seek-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
-
-/** A slog's lines with their byte offsets, read by a plain loop. */
-interface Placed {
-  at: number;
-  e: Record<string, unknown>;
-}
-
-function placed(file: string): Placed[] {
-  const bytes = readFileSync(file);
-  const out: Placed[] = [];
-  let at = 0;
-  while (at < bytes.length) {
-    let nl = bytes.indexOf(10, at);
-    if (nl < 0) nl = bytes.length;
-    const text = bytes.subarray(at, nl).toString('utf8').trim();
-    if (text) {
-      try {
-        out.push({ at, e: JSON.parse(text) as Record<string, unknown> });
-      } catch {
-        out.push({ at, e: {} });
-      }
-    }
-    at = nl + 1;
-  }
-  return out;
-}
-
-/** What the range of a selection must be, by the plain loop: from the opener of its first crank (block) to the first line of a later one; the kernel run after the last restart. */
-function expectedRange(file: string, range: SeekRange): { start: number; end: number } {
-  const lines = placed(file);
-  const starts = lines.filter((l) => l.e.type === 'kernel-init-start');
-  const floor = starts.length > 1 ? (starts[starts.length - 1] as Placed).at : 0;
-  const keyOf = (l: Placed): number | undefined => {
-    const k = l.e[range.key];
-    if (typeof k !== 'number') return undefined;
-    if (range.key === 'blockHeight' && !String(l.e.type).startsWith('cosmic-swingset-')) return undefined;
-    return k;
-  };
-  const after = lines.filter((l) => l.at >= floor);
-  const first = after.find((l) => (keyOf(l) ?? -1) >= range.from);
-  const size = readFileSync(file).length;
-  if (first === undefined) return { start: size, end: size };
-  const last = after.find((l) => l.at > first.at && (keyOf(l) ?? -1) > range.to);
-  // A slog of one kernel run with nothing of a lower key before: read from its head.
-  const lower = after.some((l) => l.at < first.at && keyOf(l) !== undefined);
-  return { start: floor === 0 && !lower ? 0 : first.at, end: last?.at ?? size };
-}
-
-const isPlan = (p: unknown): p is SeekPlan => typeof p === 'object' && p !== null && 'start' in p;
 
 /** Render (two option sets), top and stats, seeking and reading every byte: the same text, figures and bad lines. */
 async function expectSame(file: string, selection: SelectionSpec): Promise<{ seek: unknown; selected: number }> {
@@ -195,11 +150,7 @@ describe('at every crank boundary of a sample: the range a plain loop finds', ()
   }
 
   it('chain-A after its restart, every 14th block: the range, and the render and top the same', async () => {
-    const lines = placed(CHAIN_A);
-    const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
-    const ran = Math.max(...lines.filter((l) => l.at < floor && l.e.type === 'cosmic-swingset-begin-block').map((l) => l.e.blockHeight as number));
-    const heights = lines.filter((l) => l.at >= floor && l.e.type === 'cosmic-swingset-begin-block' && (l.e.blockHeight as number) > ran).map((l) => l.e.blockHeight as number);
-    const sample = heights.filter((_, i) => i % 14 === 0);
+    const sample = afterRestart(placed(CHAIN_A), 'cosmic-swingset-begin-block', 'blockHeight').filter((_, i) => i % 14 === 0);
     expect(sample.length).toBeGreaterThan(5);
     for (const h of sample) {
       const range: SeekRange = { key: 'blockHeight', from: h, to: h };
