@@ -9,7 +9,7 @@
 import type { FirstLine, GzipIndex, IndexedMember, IndexedOpener, OpenerSummary, SlogStamp } from './gzip-index.js';
 import { INDEX_VERSION } from './gzip-index.js';
 import type { Member, MemberSink } from './gzip-members.js';
-import { SEARCH_OVERLAP, searchChunk, timeAfter, type Found, type Opener } from './seek.js';
+import { lineFields, SEARCH_OVERLAP, searchChunk, timeAfter, type Found, type Opener } from './seek.js';
 
 /** The byte search's chunk (as seek.ts's). */
 const CHUNK = 1 << 20;
@@ -251,24 +251,13 @@ export class IndexBuilder implements MemberSink {
   }
 }
 
-/** A line's crank, block and time, where it is a JSON object that has them. */
+/** A line's crank, block and time, where it is a slog entry (seek.ts lineFields) that has them. */
 function firstLineOf(text: string, at: number): FirstLine | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const e = value as Record<string, unknown>;
-  if (typeof e.type !== 'string') return undefined;
-  const out: FirstLine = { at, type: e.type };
-  const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-  const crankNum = num(e.crankNum);
-  const blockHeight = num(e.blockHeight);
-  const time = num(e.time);
-  if (crankNum !== undefined) out.crankNum = crankNum;
-  if (blockHeight !== undefined) out.blockHeight = blockHeight;
-  if (time !== undefined) out.time = time;
+  const fields = lineFields(text);
+  if (fields === undefined) return undefined;
+  const out: FirstLine = { at, type: fields.type };
+  if (fields.crankNum !== undefined) out.crankNum = fields.crankNum;
+  if (fields.blockHeight !== undefined) out.blockHeight = fields.blockHeight;
+  if (fields.time !== undefined) out.time = fields.time;
   return out;
 }

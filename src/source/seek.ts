@@ -116,8 +116,18 @@ interface Keyed {
   type: string;
 }
 
-/** A line parsed: not JSON or not a slog entry of the usual shape (undefined), or its type and the key if it has one. */
-function parsed(text: string, key: SeekKey): { type: string; key: number | undefined; crankNum: number | undefined; time: number | undefined } | undefined {
+/** What a seek reads of a line: its type, and its crank, block and time where each is a finite number. */
+export interface LineFields {
+  type: string;
+  crankNum: number | undefined;
+  blockHeight: number | undefined;
+  time: number | undefined;
+}
+
+const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/** The fields of a line (for seek.ts's plans and index-builder.ts's first lines), or undefined when it is not JSON or not a slog entry of the usual shape (an object with a string type). */
+export function lineFields(text: string): LineFields | undefined {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -128,14 +138,17 @@ function parsed(text: string, key: SeekKey): { type: string; key: number | undef
   const entry = value as Record<string, unknown>;
   const type = entry.type;
   if (typeof type !== 'string') return undefined;
-  const n = entry.crankNum;
-  const crankNum = typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-  const t = entry.time;
-  const time = typeof t === 'number' && Number.isFinite(t) ? t : undefined;
-  const k = entry[key];
-  if (typeof k !== 'number' || !Number.isFinite(k)) return { type, key: undefined, crankNum, time };
+  return { type, crankNum: finite(entry.crankNum), blockHeight: finite(entry.blockHeight), time: finite(entry.time) };
+}
+
+/** A line parsed: not JSON or not a slog entry of the usual shape (undefined), or its type and the key if it has one. */
+function parsed(text: string, key: SeekKey): { type: string; key: number | undefined; crankNum: number | undefined; time: number | undefined } | undefined {
+  const fields = lineFields(text);
+  if (fields === undefined) return undefined;
+  const { type, crankNum, time } = fields;
+  const k = fields[key];
   // Block heights: only the chain's entries say which block they are of.
-  if (key === 'blockHeight' && !type.startsWith('cosmic-swingset-')) return { type, key: undefined, crankNum, time };
+  if (k === undefined || (key === 'blockHeight' && !type.startsWith('cosmic-swingset-'))) return { type, key: undefined, crankNum, time };
   return { type, key: k, crankNum, time };
 }
 
