@@ -3,7 +3,8 @@
  * it, for every consumer's reads: every line of every shared slog (clean and
  * as nodes write them), and hand-made lines for the shapes the slogs lack.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
@@ -22,6 +23,10 @@ import { FastReader } from './fast-reader.js';
 import { BadLine, readPlainLine } from './plain-reader.js';
 import { planReads, type ReadPlan } from './read-plan.js';
 import { mergeReads, READ_ALL, type Reads } from './reads.js';
+import { lineReader } from './line-reader.js';
+import { topOf } from '../run/analyses.js';
+import type { BadLineReport } from '../run/pass.js';
+import { settingsFrom, strictSettings } from '../run/pass-settings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SHARED = join(ROOT, '..', 'shared', 'slogs');
@@ -252,20 +257,60 @@ describe('hand-made lines', () => {
   });
 });
 
-describe('damage inside a value a field is read from is seen', () => {
-  it('a damaged ksr (status asked for) or kd (method asked for) goes to the plain path, which reports it', () => {
+describe('damage inside a value: seen where a field is read, not where one is only derived (docs/architecture.md, "How the fast paths are kept honest")', () => {
+  it('a damaged ksr (status asked for, ksr not the last key) goes to the plain path, which reports it', () => {
     const plan = planReads(mergeReads(MODEL_READS, { ...AGGREGATE_READS, 'syscall-result': ['status'] }));
-    const lines = [
-      '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",nul],"vsr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}',
-      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"notify","kd":["notify",[["kp1",false,{"body":"#1","slots":[]]]],"vd":["notify",[]],"time":1795403706.027612,"monotime":44.188611233}',
-      // The method readable from the body's first bytes, a bad escape after it, kd the last key (nothing after it is skipped over).
-      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\",[\\q]]","slots":[]},"result":"kp46"}],"time":1795403706.027612,"monotime":44.188611233}',
-    ];
-    const batch = splitLines(Buffer.from(lines.join('\n')));
-    const fast = new FastReader(plan);
-    for (let i = 0; i < lines.length; i += 1) {
-      expect(fast.read(batch, batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number), lines[i]).toBeUndefined();
-      expect(readPlainLine(lineText(batch, i), plan)).toBeInstanceOf(BadLine);
+    const line = '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",nul],"vsr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}';
+    const batch = splitLines(Buffer.from(line));
+    expect(new FastReader(plan).read(batch, batch.spans[0] as number, batch.spans[1] as number)).toBeUndefined();
+    expect(readPlainLine(lineText(batch, 0), plan)).toBeInstanceOf(BadLine);
+  });
+
+  // A delivery read for its method only (top, stats): the method comes from kd's head, the rest of kd and vd is not read.
+  const DAMAGED_KD = [
+    // A notify's kd cut short after its head.
+    '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"notify","kd":["notify",[["kp1",false,{"body":"#1","slots":[]]]],"vd":["notify",[]],"time":1795403706.027612,"monotime":44.188611233}',
+    // The method readable from the body's first bytes, a bad escape after it, kd the last key.
+    '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\",[\\q]]","slots":[]},"result":"kp46"}],"time":1795403706.027612,"monotime":44.188611233}',
+    // The same with a vd after it; and the arguments' array left unclosed.
+    '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\",[\\q]]","slots":[]},"result":"kp46"}],"vd":["message","o+0",{"methargs":{"body":"#[\\"open\\",[]]","slots":[]},"result":"p-60"}],"time":1795403706.027612,"monotime":44.188611233}',
+    '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"message","kd":["message","ko22",{"methargs":{"body":"#[\\"open\\",[]]","slots":[]},"result":"kp46"],"vd":["message","o+0",{"methargs":{"body":"#[\\"open\\",[]]","slots":[]},"result":"p-60"}],"time":1795403706.027612,"monotime":44.188611233}',
+  ];
+
+  it('a damaged kd after the method (method asked for): by default an entry, its method from kd\'s head, counted as lenient; the plain path reports it', () => {
+    for (const reads of [AGGREGATE_READS, TOP_READS]) {
+      const plan = planReads(mergeReads(MODEL_READS, reads));
+      const batch = splitLines(Buffer.from(DAMAGED_KD.join('\n')));
+      const reader = lineReader(mergeReads(MODEL_READS, reads));
+      for (let i = 0; i < DAMAGED_KD.length; i += 1) {
+        expect(readPlainLine(lineText(batch, i), plan), DAMAGED_KD[i]).toBeInstanceOf(BadLine);
+        const entry = reader.read(batch, i) as { type: string; kind: string; method?: string };
+        expect(entry.type, DAMAGED_KD[i]).toBe('deliver');
+        expect(entry.kind).toBe(i === 0 ? 'notify' : 'message');
+        expect(entry.method).toBe(i === 0 ? undefined : 'open');
+      }
+      expect(reader.linesRead).toEqual({ fast: DAMAGED_KD.length, plain: 0, big: 0, lenient: DAMAGED_KD.length });
+    }
+  });
+
+  it('with --strict\'s settings, each is a bad line naming the file and line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slogulate-fast-reader-'));
+    try {
+      // A real slog with the damaged deliveries in it, after its first 1,300 lines.
+      const real = readFileSync(join(ROOT, 'fixtures', 'slogs', 'a-local-3.slog'), 'utf8').split('\n');
+      const file = join(dir, 'damaged-kd.slog');
+      writeFileSync(file, [...real.slice(0, 1300), ...DAMAGED_KD, ...real.slice(1300)].join('\n'));
+      const where = DAMAGED_KD.map((_, i) => 1301 + i);
+      const lenient = await topOf({ inputs: [file], n: 5, settings: settingsFrom() });
+      expect(lenient.pass.badLines).toBe(0);
+      expect(lenient.pass.read.lenient).toBeGreaterThanOrEqual(DAMAGED_KD.length);
+      const bad: BadLineReport[] = [];
+      const strict = await topOf({ inputs: [file], n: 5, settings: strictSettings(settingsFrom()), onBadLine: (b) => bad.push(b) });
+      expect(strict.pass.badLines).toBe(DAMAGED_KD.length);
+      expect(bad.map((b) => [b.source, b.line])).toEqual(where.map((line) => [file, line]));
+      expect(strict.pass.read).toEqual({ fast: 0, plain: strict.pass.lines, big: 0, lenient: 0 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -454,6 +454,21 @@ export class FastReader implements StepHost {
     return t.read(this);
   }
 
+  /**
+   * A delivery's method from the head of its kd (at `sc.pos`), nothing
+   * after it read: the compiled read goes on to the tail (step-compiler.ts,
+   * methodOnlyFrom). The rest of kd and vd is left unchecked, a key given
+   * again there too (the line is lenient: docs/architecture.md, "How the
+   * fast paths are kept honest"). The method is taken from the body's first
+   * bytes when they spell it exactly (methodInBytes), else from the body's
+   * string, parsed.
+   */
+  methodFromHead(): boolean {
+    this.methodRead = true;
+    this.lenient = true;
+    return this.methodAt(this.sc.pos, this.sc.tailStart, true, true);
+  }
+
   /** A JSON value asked for (unless not `keep`), or fields read from one (its derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean {
     const slot = keep ? step.slot : -1;
@@ -534,7 +549,7 @@ export class FastReader implements StepHost {
    * delivery has none. A message of another shape (2021's `{"method":...,
    * "args":...}`, message.ts) is not taken: the line goes to the plain path.
    */
-  private methodAt(at: number, end: number, checked: boolean): boolean {
+  private methodAt(at: number, end: number, checked: boolean, headOnly = false): boolean {
     const sc = this.sc;
     const buf = sc.buf;
     if (buf[at] !== 91 || buf[at + 1] !== 34) return false;
@@ -549,9 +564,9 @@ export class FastReader implements StepHost {
     sc.pos += 1;
     if (!sc.skipStr() || !sc.lit(METHARGS_BODY)) return false;
     const bodyAt = sc.pos;
-    // A methargs or body given again (JSON.parse keeps the last), or a key with an escape: the plain path reads it.
-    if (mayRepeat(buf, bodyAt, end, METHOD_KEYS)) return false;
-    // A value skipped over (`checked`: not the last key's) is valid JSON: its method can be taken from the body's first bytes.
+    // A methargs or body given again (JSON.parse keeps the last), or a key with an escape: the plain path reads it, unless only the head is read (`headOnly`: the rest is not looked at).
+    if (!headOnly && mayRepeat(buf, bodyAt, end, METHOD_KEYS)) return false;
+    // A value skipped over (`checked`: not the last key's) is valid JSON, or one read for its head only: its method can be taken from the body's first bytes.
     const method = checked ? methodInBytes(buf, bodyAt, end) : undefined;
     if (method !== undefined) {
       this.slots[Slot.DeliverMethod] = method;

@@ -35,6 +35,8 @@ export interface StepHost {
   lenient: boolean;
   /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
+  /** A delivery's method from the head of the kd at `sc.pos`, the rest of the line not read (`methodOnlyFrom`). */
+  methodFromHead(): boolean;
   /** The first element of an array value, a short string. */
   firstWord(at: number): string | undefined;
 }
@@ -119,6 +121,24 @@ function jsonSlots(step: CompiledStep, spec: ReadSpec): number[] {
   return out;
 }
 
+/**
+ * From step `i` (a delivery's kd, read for its method) on, the read wants
+ * nothing but the method: no later step up to the read's last keeps a
+ * value or derives anything else (a vd, read for the method only when the
+ * line has no kd). Then the method is taken from kd's head and the walk
+ * goes straight to the tail, over the rest of kd and vd unread (kd holds a
+ * message's arguments: kilobytes, on every delivery).
+ */
+function methodOnlyFrom(spec: ReadSpec, i: number, codes: StepCodes): boolean {
+  const step = spec.steps[i] as CompiledStep;
+  if (step.derive !== codes.DERIVE_METHOD || step.slot >= 0 || step.keptAlone || !step.kernelForm || i >= spec.steps.length - 1) return false;
+  for (let j = i + 1; j <= spec.to; j += 1) {
+    const later = spec.steps[j] as CompiledStep;
+    if (later.slot >= 0 || (later.derive !== codes.NO_DERIVE && later.derive !== codes.DERIVE_METHOD)) return false;
+  }
+  return true;
+}
+
 /** The code of one step: `v<slot>` variables for values, `return undefined` for a line the table does not fit. */
 function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
   const step = spec.steps[i] as CompiledStep;
@@ -142,6 +162,11 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     lines.push(`  w = host.firstWord(pos); if (w === undefined) return undefined; v${codes.NAME_SLOT} = w;`);
     if (i === spec.to) lines.push('  break steps;');
     else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+  } else if (methodOnlyFrom(spec, i, codes)) {
+    const back = jsonSlots(step, spec)
+      .map((s) => ` v${s} = slots[${s}];`)
+      .join('');
+    lines.push(`  sc.pos = pos; if (!host.methodFromHead()) return undefined;${back} pos = sc.tailStart;`, '  break steps;');
   } else if (!wanted) {
     lines.push(last ? '  pos = sc.tailStart; host.lenient = true;' : '  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
   } else {
