@@ -332,7 +332,27 @@ function methodInBytes(buf: Buffer, at: number, end: number): string | undefined
     j += 1;
   }
   if (buf[j + 1] !== 34 || buf[j + 2] !== 44) return undefined;
-  return methodName(internAscii(buf, from, j), smallcaps);
+  const name = internAscii(buf, from, j);
+  // A name methodName gives as it is (no quote in it, and in smallcaps no first character that marks an encoding): not looked at again.
+  return smallcaps && SMALLCAPS_MARK[buf[from] as number] === 1 ? methodName(name, true) : name;
+}
+
+/** 1 at each first character by which methodName reads a smallcaps method as other than its name (`%`, `#`, `!`, `+`, `-`, `$`, `&`). */
+const SMALLCAPS_MARK = new Uint8Array(256);
+for (const c of '%#!+-$&') SMALLCAPS_MARK[c.charCodeAt(0)] = 1;
+
+/** Do bytes [start, end) spell `message`? */
+function isMessageKind(buf: Buffer, start: number, end: number): boolean {
+  return (
+    end - start === 7 &&
+    buf[start] === 109 &&
+    buf[start + 1] === 101 &&
+    buf[start + 2] === 115 &&
+    buf[start + 3] === 115 &&
+    buf[start + 4] === 97 &&
+    buf[start + 5] === 103 &&
+    buf[start + 6] === 101
+  );
 }
 
 /** A failed read: the line goes to the plain path. */
@@ -554,9 +574,9 @@ export class FastReader implements StepHost {
     const buf = sc.buf;
     if (buf[at] !== 91 || buf[at + 1] !== 34) return false;
     sc.pos = at + 2;
-    const kind = sc.word();
-    if (kind === undefined) return false;
-    if (kind !== 'message') {
+    // The kind, a word: only whether it is `message` matters (its string is not made).
+    if (!sc.skipWord()) return false;
+    if (!isMessageKind(buf, at + 2, sc.pos - 1)) {
       sc.pos = end;
       return true;
     }

@@ -161,9 +161,8 @@ function partFigure(row: Figures, key: TopKey): number | undefined {
   return value !== undefined && value > 0 ? value : undefined;
 }
 
-/** The figure a key ranks by (undefined: the crank is not ranked by it). */
+/** The figure a key ranks by (undefined: the crank is not ranked by it). A key of no case here is a part (TopPartKey). */
 function figure(row: Figures, key: TopKey): number | undefined {
-  if (isPartKey(key)) return partFigure(row, key);
   let value: number | undefined;
   switch (key) {
     case 'total':
@@ -185,7 +184,7 @@ function figure(row: Figures, key: TopKey): number | undefined {
       value = row.computrons;
       break;
     default:
-      break;
+      return partFigure(row, key);
   }
   return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
