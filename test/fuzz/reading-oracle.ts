@@ -37,7 +37,7 @@ import { READ_AMISS } from '../../src/scan/big-line.js';
 import { lineReader, type LineReader } from '../../src/scan/line-reader.js';
 import { BadLine, readPlainLine } from '../../src/scan/plain-reader.js';
 import { mergeReads, READ_ALL, READ_NOTHING, type Reads } from '../../src/scan/reads.js';
-import { readLines, splitLines } from '../../src/source/lines.js';
+import { lineText, readLines, splitLines } from '../../src/source/lines.js';
 
 /** Every consumer's reads, each with the model's added (as a pass adds them). */
 export const CONSUMERS: ReadonlyArray<{ name: string; reads: Reads }> = [
@@ -125,10 +125,55 @@ function sameRead(a: Read | Error, b: Read | Error): boolean {
   return sameValue(a, b);
 }
 
-/** The one difference allowed: a line the byte reader took leniently is an entry of its type, whatever JSON.parse makes of the bytes it left unchecked. */
-function leniencyOnly(fast: Read | Error, plain: Read | Error, lenient: boolean): boolean {
+/**
+ * The one difference allowed: a line the byte reader took leniently is an
+ * entry of its type, whatever JSON.parse makes of the bytes it left
+ * unchecked: a bad line, or (a key given again there) another value. A
+ * line JSON.parse reads whole with no key given twice has nothing there to
+ * differ by: its entry must be JSON.parse's.
+ */
+function leniencyOnly(fast: Read | Error, plain: Read | Error, lenient: boolean, text: string): boolean {
   if (!lenient || fast === undefined || fast instanceof Error || fast instanceof BadLine) return false;
-  return plain instanceof BadLine || (plain !== undefined && !(plain instanceof Error) && plain.type === fast.type);
+  if (plain instanceof BadLine) return true;
+  return plain !== undefined && !(plain instanceof Error) && plain.type === fast.type && repeatsAKey(text);
+}
+
+/**
+ * Does some object of this JSON text (one JSON.parse reads) give a key twice
+ * (JSON.parse keeps the last)? Keys compared decoded; nesting followed
+ * without recursion.
+ */
+export function repeatsAKey(text: string): boolean {
+  // Per open container: its keys so far (an object), or undefined (an array).
+  const open: Array<Set<string> | undefined> = [];
+  let keyNext = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      let j = i + 1;
+      while (text.charCodeAt(j) !== 34) j += text.charCodeAt(j) === 92 ? 2 : 1;
+      if (keyNext) {
+        const keys = open[open.length - 1] as Set<string>;
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        if (keys.has(key)) return true;
+        keys.add(key);
+        keyNext = false;
+      }
+      i = j;
+    } else if (c === 123) {
+      open.push(new Set());
+      keyNext = true;
+    } else if (c === 91) {
+      open.push(undefined);
+      keyNext = false;
+    } else if (c === 125 || c === 93) {
+      open.pop();
+      keyNext = false;
+    } else if (c === 44) {
+      keyNext = open[open.length - 1] !== undefined;
+    }
+  }
+  return false;
 }
 
 /** Every line of `bytes` (a slog held whole) read both ways, for every consumer. */
@@ -140,7 +185,7 @@ export function checkPaths(bytes: Buffer): string | undefined {
       const lenientBefore = fast.linesRead.lenient;
       const f = attempt(() => fast.read(batch, i));
       const p = attempt(() => plain.read(batch, i));
-      if (!sameRead(f, p) && !leniencyOnly(f, p, fast.linesRead.lenient > lenientBefore)) {
+      if (!sameRead(f, p) && !leniencyOnly(f, p, fast.linesRead.lenient > lenientBefore, lineText(batch, i))) {
         const line = bytes.subarray(batch.spans[2 * i] as number, batch.spans[2 * i + 1] as number);
         return `line ${i + 1}, reads of ${name}: fast path ${shown(f)}; plain path ${shown(p)}; line ${quoted(line)}`;
       }
@@ -277,7 +322,7 @@ export async function checkStreaming(bytes: Buffer, chunkSizes: readonly number[
       const amiss = g.big && g.read instanceof BadLine && g.read.why === READ_AMISS && !(want instanceof Error) && !(want instanceof BadLine) && typeComesAgain(r.text);
       let same: boolean;
       if (amiss) same = true;
-      else if (!g.big) same = sameRead(g.read, want) || leniencyOnly(g.read, want, g.lenient === true);
+      else if (!g.big) same = sameRead(g.read, want) || leniencyOnly(g.read, want, g.lenient === true, r.text);
       else if (g.read instanceof Error || want instanceof Error) same = false;
       else if (g.read instanceof BadLine || want instanceof BadLine) same = g.read instanceof BadLine && want instanceof BadLine && faultOf(g.read.why) === faultOf(want.why);
       else same = sameRead(g.read, want);
