@@ -11,9 +11,11 @@
  *   (bytes after its walk unchecked: LinesRead.lenient) is an entry of its
  *   type whatever those bytes hold, where JSON.parse may find damage there
  *   (a bad line) or a key given again that overrides one read before;
- *   checking those bytes too cost `top` +35% (measured, not kept). Any
- *   other difference fails: every line read whole (the reads of
- *   everything, of the render) is held to JSON.parse's reading.
+ *   checking those bytes too cost `top` +35% (measured, not kept). A
+ *   lenient line that JSON.parse reads whole with no key given twice is
+ *   held to JSON.parse's entry. Any other difference fails: every line read
+ *   whole (the reads of everything, of the render) is held to JSON.parse's
+ *   reading.
  * - `checkStreaming`: the slog read as a pass reads it (source/lines.ts
  *   `readLines`, in chunks of any size, lines over a big-line threshold read
  *   as a stream of tokens: scan/big-line.ts) gives, line by line, what
