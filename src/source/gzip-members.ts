@@ -27,7 +27,7 @@ const HEADER_READ = 64 << 10;
 /** The compressed bytes given to zlib at a time. */
 const RAW_CHUNK = 1 << 20;
 /** zlib's output pieces. */
-const OUT_CHUNK = 256 << 10;
+const OUT_CHUNK = 1 << 20;
 
 /** Members kept inflated by MemberBytes (a plan reads the members of its probes, its range and its create-vat lines, then again some): at most this many, and bytes. */
 const KEEP_MEMBERS = 4;
