@@ -420,7 +420,7 @@ const EXACT_TENS = Array.from({ length: 23 }, (_, i) => 10 ** i);
 /**
  * The JSON number at `begin` of `chunk` (ending before `end` at the latest):
  * NaN when there is none, or it is longer than 40 bytes or not finite. A
- * plain decimal whose digits make an integer of at most 2^53
+ * plain decimal whose digits make an integer below 2^53
  * (`1795308057.677275`: 1795308057677275) is that integer over a power of
  * ten, both exact in a double, so the one division rounds as Number()
  * does; any other is read by Number().
@@ -438,7 +438,7 @@ function decimalAt(chunk: Buffer, begin: number, end: number): number {
   const plain = i - begin - (point < 0 ? 0 : 1);
   const next = i < end ? (chunk[i] as number) : 0;
   // Not '-', '+', 'e', 'E', '.' next: a plain decimal ends here.
-  if (plain > 0 && plain <= 16 && digits <= 2 ** 53 && point !== begin && point !== i - 1 && next !== 45 && next !== 43 && next !== 101 && next !== 69 && next !== 46) {
+  if (plain > 0 && plain <= 16 && digits < 2 ** 53 && point !== begin && point !== i - 1 && next !== 45 && next !== 43 && next !== 101 && next !== 69 && next !== 46) {
     return point < 0 ? digits : digits / (EXACT_TENS[i - point - 1] as number);
   }
   for (; i < end; i += 1) {
