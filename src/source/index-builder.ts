@@ -193,14 +193,16 @@ export class IndexBuilder implements MemberSink {
   private add(o: Opener, kind: 'cranks' | 'blocks'): void {
     const open = this.openAt(o.at);
     if (open === undefined) return;
-    const run = this.found.starts.filter((s) => s < o.at).length;
+    let run = 0;
+    for (const s of this.found.starts) if (s < o.at) run += 1;
     const runKey = kind === 'cranks' ? 'cranksRun' : 'blocksRun';
     if (open[runKey] !== run) {
       const done = open[kind].take();
       if (done !== undefined) open.member[kind].push(done);
       open[runKey] = run;
     }
-    open[kind].add(kind === 'cranks' ? { at: o.at, num: o.num, time: o.time as number } : { at: o.at, num: o.num });
+    // The opener itself (a crank-start's with its time read, a begin-block's without one).
+    open[kind].add(o);
   }
 
   /** The open member holding slog byte `at`. */
