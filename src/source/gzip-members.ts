@@ -27,7 +27,7 @@ const HEADER_READ = 64 << 10;
 /** The compressed bytes given to zlib at a time. */
 const RAW_CHUNK = 1 << 20;
 /** zlib's output pieces. */
-const OUT_CHUNK = 256 << 10;
+const OUT_CHUNK = 1 << 20;
 
 /** Members kept inflated by MemberBytes (a plan reads the members of its probes, its range and its create-vat lines, then again some): at most this many, and bytes. */
 const KEEP_MEMBERS = 4;
@@ -80,21 +80,21 @@ export async function scanMembers(path: string, sink: MemberSink): Promise<{ siz
   const fd = openToRead(path);
   try {
     const size = fstatSync(fd).size;
+    const raw = new RawWindow(fd, size);
     let at = 0;
     let from = 0;
     let members = 0;
-    const head = Buffer.allocUnsafe(HEADER_READ);
     while (at < size) {
-      const got = readFullyAt(fd, head, at);
-      const header = gzipHeaderLength(head.subarray(0, got));
+      const head = raw.bytes(at, HEADER_READ);
+      const header = gzipHeaderLength(head);
       if (header === undefined) {
-        if (members === 0) throw new InputError(path, got >= 2 && head[0] === 0x1f && head[1] === 0x8b ? 'gzip header not read' : 'not gzip');
+        if (members === 0) throw new InputError(path, head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b ? 'gzip header not read' : 'not gzip');
         break;
       }
       sink.start(at, from);
-      const deflated = await inflateMember(fd, path, at + header, size, sink);
-      const trailer = Buffer.alloc(8);
-      if (readFullyAt(fd, trailer, at + header + deflated.consumed) < 8) throw new InputEndsEarly(path);
+      const deflated = await inflateMember(raw, path, at + header, sink);
+      const trailer = raw.bytes(at + header + deflated.consumed, 8);
+      if (trailer.length < 8) throw new InputEndsEarly(path);
       if (trailer.readUInt32LE(4) !== deflated.size % 2 ** 32) throw new InputError(path, `gzip member at byte ${at}: its length does not match its trailer`);
       const bytes = header + deflated.consumed + 8;
       sink.end({ at, bytes, from, size: deflated.size });
@@ -112,12 +112,43 @@ export async function scanMembers(path: string, sink: MemberSink): Promise<{ siz
 }
 
 /**
- * The deflate stream from byte `start` of `fd`, inflated to its end (zlib
- * stops there: the bytes after are the trailer and the next member), its
- * bytes to `sink.data`: how many compressed bytes it took, and how many it
- * made.
+ * A file's bytes read forward RAW_CHUNK at a time, each byte once: a
+ * member's header, deflate data and trailer, and the next member's
+ * header, are pieces of the same reads. Each read fills a new buffer (zlib
+ * may still hold the one before), so a piece stays valid.
  */
-function inflateMember(fd: number, path: string, start: number, fileSize: number, sink: MemberSink): Promise<{ consumed: number; size: number }> {
+class RawWindow {
+  private block = Buffer.alloc(0);
+  private blockAt = 0;
+
+  constructor(
+    private readonly fd: number,
+    readonly size: number,
+  ) {}
+
+  /** Up to `length` bytes from `pos` (fewer at the file's end, or where the window ends: `pos` is always in the piece unless at the end). */
+  bytes(pos: number, length: number): Buffer {
+    if (pos >= this.size) return Buffer.alloc(0);
+    const end = this.blockAt + this.block.length;
+    // Not in the window, or too near its end for what is asked (a header, a trailer): read from `pos`.
+    if (pos < this.blockAt || pos >= end || (end - pos < length && end < this.size && end - pos < HEADER_READ)) {
+      const want = Math.min(Math.max(RAW_CHUNK, length), this.size - pos);
+      const block = Buffer.allocUnsafe(want);
+      this.block = block.subarray(0, readFullyAt(this.fd, block, pos));
+      this.blockAt = pos;
+    }
+    const from = pos - this.blockAt;
+    return this.block.subarray(from, Math.min(this.block.length, from + length));
+  }
+}
+
+/**
+ * The deflate stream from byte `start` of the file, inflated to its end
+ * (zlib stops there: the bytes after are the trailer and the next member),
+ * its bytes to `sink.data`: how many compressed bytes it took, and how
+ * many it made.
+ */
+function inflateMember(raw: RawWindow, path: string, start: number, sink: MemberSink): Promise<{ consumed: number; size: number }> {
   return new Promise((resolve, reject) => {
     const inflate = zlib().createInflateRaw({ chunkSize: OUT_CHUNK });
     let pos = start;
@@ -136,17 +167,17 @@ function inflateMember(fd: number, path: string, start: number, fileSize: number
       resolve({ consumed: inflate.bytesWritten, size });
     });
     const pump = (): void => {
-      while (!ended && pos < fileSize) {
-        const chunk = Buffer.allocUnsafe(Math.min(RAW_CHUNK, fileSize - pos));
-        const got = readFullyAt(fd, chunk, pos);
-        pos += got;
-        if (!inflate.write(chunk.subarray(0, got))) {
+      while (!ended && pos < raw.size) {
+        const chunk = raw.bytes(pos, RAW_CHUNK);
+        if (chunk.length === 0) break;
+        pos += chunk.length;
+        if (!inflate.write(chunk)) {
           inflate.once('drain', pump);
           return;
         }
       }
       // Every byte given and the stream not ended: cut short (end() makes zlib say so).
-      if (!ended && pos >= fileSize && !inflate.writableEnded) inflate.end();
+      if (!ended && pos >= raw.size && !inflate.writableEnded) inflate.end();
     };
     pump();
   });

@@ -9,10 +9,11 @@
 import type { FirstLine, GzipIndex, IndexedMember, IndexedOpener, OpenerSummary, SlogStamp } from './gzip-index.js';
 import { INDEX_VERSION } from './gzip-index.js';
 import type { Member, MemberSink } from './gzip-members.js';
+import { COUNT_BYTES, NewlineCounter } from './newline-count.js';
 import { lineFields, SEARCH_OVERLAP, searchChunk, timeAfter, type Found, type Opener } from './seek.js';
 
 /** The byte search's chunk (as seek.ts's). */
-const CHUNK = 1 << 20;
+const CHUNK = COUNT_BYTES;
 /** The lines that name vats kept in the index: each at most this long, all at most this much. */
 const CREATE_LINE_MAX = 64 << 10;
 const CREATE_LINES_MAX = 8 << 20;
@@ -69,8 +70,9 @@ export class IndexBuilder implements MemberSink {
   private createLinesBytes = 0;
   private createsSeen = 0;
   private open: Open[] = [];
-  /** The search chunk being filled, where it starts in the slog, and how full it is. */
-  private readonly buf = Buffer.allocUnsafe(CHUNK);
+  /** The search chunk being filled (the newline counter's buffer), where it starts in the slog, and how full it is. */
+  private readonly counter = new NewlineCounter();
+  private readonly buf = this.counter.buf;
   private pos = 0;
   private fill = 0;
   private lines = 0;
@@ -93,12 +95,13 @@ export class IndexBuilder implements MemberSink {
 
   data(chunk: Buffer): void {
     if (chunk.length === 0) return;
-    for (let nl = chunk.indexOf(10); nl >= 0; nl = chunk.indexOf(10, nl + 1)) this.lines += 1;
     if (this.first !== undefined) this.readFirst(chunk);
     this.size += chunk.length;
     this.lastNewline = chunk[chunk.length - 1] === 10;
     for (let at = 0; at < chunk.length; ) {
       const n = chunk.copy(this.buf, this.fill, at);
+      // Its newlines counted where they were copied to (the counter's own buffer).
+      this.lines += this.counter.count(this.buf.subarray(this.fill, this.fill + n));
       this.fill += n;
       at += n;
       if (this.fill === CHUNK) this.searchFull();
@@ -190,14 +193,16 @@ export class IndexBuilder implements MemberSink {
   private add(o: Opener, kind: 'cranks' | 'blocks'): void {
     const open = this.openAt(o.at);
     if (open === undefined) return;
-    const run = this.found.starts.filter((s) => s < o.at).length;
+    let run = 0;
+    for (const s of this.found.starts) if (s < o.at) run += 1;
     const runKey = kind === 'cranks' ? 'cranksRun' : 'blocksRun';
     if (open[runKey] !== run) {
       const done = open[kind].take();
       if (done !== undefined) open.member[kind].push(done);
       open[runKey] = run;
     }
-    open[kind].add(kind === 'cranks' ? { at: o.at, num: o.num, time: o.time as number } : { at: o.at, num: o.num });
+    // The opener itself (a crank-start's with its time read, a begin-block's without one).
+    open[kind].add(o);
   }
 
   /** The open member holding slog byte `at`. */
