@@ -6,7 +6,7 @@
  */
 import { deliveryMethod } from '../analyses/common/delivery-method.js';
 import type { SyscallPair } from '../model/crank.js';
-import { syscallCall } from '../model/syscall-call.js';
+import { syscallCall, type SyscallCall } from '../model/syscall-call.js';
 import { methargsMethod } from '../scan/method-name.js';
 import type { DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
 
@@ -62,8 +62,8 @@ export function computronsOf(result: DeliverResultEntry | undefined): number | n
   return typeof compute === 'number' && Number.isFinite(compute) ? compute : null;
 }
 
-/** The syscall's arguments by name (`ksc`, else `vsc`). */
-function callOf(pair: SyscallPair) {
+/** The syscall's arguments by name (`ksc`, else `vsc`): read once per syscall, for its target and its method. */
+export function syscallCallOf(pair: SyscallPair): SyscallCall | undefined {
   const { ksc, vsc } = pair.call;
   if (Array.isArray(ksc)) return syscallCall(ksc, true);
   if (Array.isArray(vsc)) return syscallCall(vsc, false);
@@ -71,13 +71,13 @@ function callOf(pair: SyscallPair) {
 }
 
 /**
- * What a syscall acts on: a send's or invoke's target; the promise of a
- * subscribe, or the first one a resolve settles; a vatstore syscall's key
- * (vatstoreGetAfter: its prior key); the first ref of dropImports,
- * retireImports, retireExports, abandonExports; else null.
+ * What a syscall acts on (its call from syscallCallOf): a send's or
+ * invoke's target; the promise of a subscribe, or the first one a resolve
+ * settles; a vatstore syscall's key (vatstoreGetAfter: its prior key); the
+ * first ref of dropImports, retireImports, retireExports, abandonExports;
+ * else null.
  */
-export function syscallTargetOf(pair: SyscallPair): string | null {
-  const call = callOf(pair);
+export function syscallTargetOf(call: SyscallCall | undefined): string | null {
   if (!call) return null;
   switch (call.name) {
     case 'send':
@@ -104,9 +104,8 @@ export function syscallTargetOf(pair: SyscallPair): string | null {
   }
 }
 
-/** A send's method (as a delivery's is named), an invoke's method; else null. */
-export function syscallMethodOf(pair: SyscallPair): string | null {
-  const call = callOf(pair);
+/** A send's method (as a delivery's is named), an invoke's method (its call from syscallCallOf); else null. */
+export function syscallMethodOf(call: SyscallCall | undefined): string | null {
   if (!call) return null;
   if (call.name === 'send') return methargsMethod(call.methargs);
   if (call.name === 'invoke' || call.name === 'callNow') return str(call.method);

@@ -1,6 +1,6 @@
 /**
  * `--format parquet` (the default): `DIR/TABLE/source=NAME/part-K.parquet`,
- * ZSTD-compressed, written by DuckDB.
+ * Snappy-compressed, written by DuckDB.
  *
  * How: this thread writes each table's rows as CSV (csv-text.ts) to a
  * staging file, and DuckDB turns each staging file into a Parquet file
