@@ -19,16 +19,7 @@
  *   Undefined outside blocks and runs.
  */
 import type { ModelPlace } from './assembler.js';
-import type {
-  ClistEntry,
-  CrankFinishEntry,
-  CrankStartEntry,
-  DeliverEntry,
-  DeliverResultEntry,
-  SlogEntry,
-  SyscallEntry,
-  SyscallResultEntry,
-} from '../scan/entry-types.js';
+import type { SlogEntry } from '../scan/entry-types.js';
 import { micros } from './time-split.js';
 
 /** More than this many seconds between two consecutive entries is a stall, unless told otherwise. */
@@ -56,34 +47,6 @@ function crankNumOf(entry: SlogEntry): number | undefined {
   return typeof crankNum === 'number' ? crankNum : undefined;
 }
 
-/**
- * An entry's `time`, read where its type is known: the entries of one crank
- * type share one shape (scan/entries.ts makes them all alike), so each read
- * here sees one shape, where `entry.time` on every line sees them all (a
- * megamorphic read, several times slower on a path run for every line).
- * Most frequent first.
- */
-function timeOf(entry: SlogEntry, type: string): unknown {
-  switch (type) {
-    case 'syscall':
-      return (entry as SyscallEntry).time;
-    case 'syscall-result':
-      return (entry as SyscallResultEntry).time;
-    case 'crank-start':
-      return (entry as CrankStartEntry).time;
-    case 'crank-finish':
-      return (entry as CrankFinishEntry).time;
-    case 'clist':
-      return (entry as ClistEntry).time;
-    case 'deliver':
-      return (entry as DeliverEntry).time;
-    case 'deliver-result':
-      return (entry as DeliverResultEntry).time;
-    default:
-      return entry.time;
-  }
-}
-
 /** A block's height, undefined where the slog does not say it (a bootstrap block whose height is not known yet). */
 const heightOf = (height: number | undefined): number | undefined => (height === undefined || Number.isNaN(height) ? undefined : height);
 
@@ -105,16 +68,15 @@ export class StallDetector {
   /**
    * The slog's next entry, with the model's place before it (the pass's
    * `observe` hook). An entry without a `time` is passed over (the gap is
-   * measured to the next that has one). Runs for every line: its type and
-   * time read (timeOf); the rest only when a stall is found.
+   * measured to the next that has one). Runs for every line: one field
+   * read; the rest only when a stall is found.
    */
   observe(entry: SlogEntry, place: ModelPlace): void {
-    const type = entry.type;
-    const time = timeOf(entry, type);
+    const time = entry.time;
     if (typeof time !== 'number') return;
     const at = micros(time);
     if (at - this.lastMicros > this.thresholdMicros) this.report(entry, time, at - this.lastMicros, place);
-    this.lastType = type;
+    this.lastType = entry.type;
     this.lastTime = time;
     this.lastMicros = at;
   }
