@@ -52,8 +52,8 @@ const heightOf = (height: number | undefined): number | undefined => (height ===
 
 export class StallDetector {
   private readonly thresholdMicros: number;
-  /** The last entry with a `time`, and its time (seconds and µs). */
-  private last: SlogEntry | undefined;
+  /** The type of the last entry with a `time` (its type, not the entry: no young object held from an old one per line), and its time (seconds and µs). */
+  private lastType = '';
   private lastTime = NaN;
   private lastMicros = NaN;
 
@@ -76,7 +76,7 @@ export class StallDetector {
     if (typeof time !== 'number') return;
     const at = micros(time);
     if (at - this.lastMicros > this.thresholdMicros) this.report(entry, time, at - this.lastMicros, place);
-    this.last = entry;
+    this.lastType = entry.type;
     this.lastTime = time;
     this.lastMicros = at;
   }
@@ -91,7 +91,7 @@ export class StallDetector {
       crankNum,
       blockNum: heightOf(place.chain.block?.height),
       runNum: place.chain.run?.num,
-      before: (this.last as SlogEntry).type,
+      before: this.lastType,
       after: after.type,
     });
   }

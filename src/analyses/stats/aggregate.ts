@@ -402,9 +402,16 @@ export class SlogAggregator implements CrankSink {
           pending = undefined;
           break;
         }
-        default:
+        // Only these types count in the replay and snapshot tallies (a crank's many clists go by).
+        case 'start-replay':
+        case 'finish-replay':
           this.replays.entry(entry);
+          break;
+        case 'heap-snapshot-save':
+        case 'heap-snapshot-load':
           this.snapshots.entry(entry);
+          break;
+        default:
       }
     }
     this.triggers.add(crank, deliveries, computrons);
@@ -573,7 +580,7 @@ export class SlogAggregator implements CrankSink {
       deliveriesByTrigger: this.triggers.result(),
       replays: this.replays.rows((vatID) => vats.lookup(vatID), compareVatIDs),
       abandoned: { ...this.abandonedRuns },
-      crankParts: partsStats(this.parts.all),
+      crankParts: partsStats(this.parts.all()),
       crankPartsByVat: this.parts.vatRows((vatID) => vats.lookup(vatID), compareVatIDs),
       routingCrankParts: partsStats(this.parts.routing),
       snapshotsByVat: this.snapshots.rows((vatID) => vats.lookup(vatID), compareVatIDs),

@@ -58,26 +58,41 @@ export function partsStats(tally: PartsTally): CrankPartsStats {
   return { cranks: tally.cranks, totalMicros: total, withoutParts: tally.withoutParts, parts };
 }
 
-/** The parts of the selected cranks: all of them, each vat's delivery cranks, the routing cranks. */
+/**
+ * The parts of the selected cranks: each vat's delivery cranks, the routing
+ * cranks, and all of them (their sum, made when asked: every part is whole
+ * µs, so the sums are exact in any order).
+ */
 export class CrankPartsTally {
-  readonly all = new PartsTally();
   readonly routing = new PartsTally();
   private readonly byVat = new Map<string, PartsTally>();
+  /** The last vat's tally (a slog's cranks often run in one vat after another). */
+  private lastVat: string | undefined;
+  private lastTally: PartsTally | undefined;
 
   /** A selected crank (delivery or routing, as `delivery` says). */
   add(crank: Crank, delivery: boolean): void {
-    this.all.add(crank.parts);
     if (!delivery) {
       this.routing.add(crank.parts);
       return;
     }
     const vatID = crank.vatID ?? NO_VAT;
-    let tally = this.byVat.get(vatID);
+    let tally = vatID === this.lastVat ? this.lastTally : this.byVat.get(vatID);
     if (!tally) {
       tally = new PartsTally();
       this.byVat.set(vatID, tally);
     }
+    this.lastVat = vatID;
+    this.lastTally = tally;
     tally.add(crank.parts);
+  }
+
+  /** Every selected crank's parts: the routing cranks' and each vat's, summed. */
+  all(): PartsTally {
+    const all = new PartsTally();
+    all.addTally(this.routing);
+    for (const tally of this.byVat.values()) all.addTally(tally);
+    return all;
   }
 
   /** One row per vat, in `order`. */
