@@ -490,6 +490,7 @@ function plainNumber(buf: Uint8Array, start: number, end: number): number {
 function stringEnd(buf: Uint8Array, at: number, end: number): number {
   if (buf[at] !== 34) return -1;
   let i = at + 1;
+  if (end - i > LONG_STRING) i = plainRunEnd(buf, i, end);
   for (;;) {
     if (i >= end) return -1;
     const c = buf[i] as number;
@@ -514,6 +515,30 @@ function stringEnd(buf: Uint8Array, at: number, end: number): number {
       i += 1;
     }
   }
+}
+
+/** A string this long may be a create-vat's source bundle (a megabyte of base64): plainRunEnd first. */
+const LONG_STRING = 1 << 16;
+
+/**
+ * Where the run of plain string bytes starting at `i` ends: the first quote,
+ * backslash or control character (or `end`), the byte stringEnd's loop must
+ * look at next. Found by native searches (memchr, some 0.6 ms per MB for
+ * all 34 bytes) where the loop costs some 3.4 ms per MB; a string shorter
+ * than 4 KB is left to the loop.
+ */
+function plainRunEnd(buf: Uint8Array, i: number, end: number): number {
+  const quote = buf.indexOf(34, i);
+  let stop = quote < 0 || quote > end ? end : quote;
+  if (stop - i < 4096) return i;
+  const run = buf.subarray(i, stop);
+  const backslash = run.indexOf(92);
+  if (backslash >= 0) stop = i + backslash;
+  for (let c = 0; c < 32; c += 1) {
+    const at = run.indexOf(c);
+    if (at >= 0 && i + at < stop) stop = i + at;
+  }
+  return stop;
 }
 
 /** The end of the JSON number starting at `at`, or -1. */
