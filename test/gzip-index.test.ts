@@ -21,7 +21,7 @@ import { renderSlog } from '../src/run/render.js';
 import { indexOf, writeIndex, type GzipIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
-import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
+import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, renderBothWithBadLines, SEEK, withBadLineBefore } from './seek-oracle.js';
 import { runMain } from './run-main.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
@@ -176,17 +176,13 @@ describe('selections on an indexed .gz seek, and print what the full scan prints
   }, 60_000);
 
   it('a bad line in a selected member: reported with its line number in the file, as the full scan reports it', async () => {
-    const text = readFileSync(slogPath('a-local-3'), 'utf8').split('\n');
-    const at = text.findIndex((l) => l !== '' && (JSON.parse(l) as Record<string, unknown>).crankNum === 105);
     const file = join(tmp, 'bad.slog');
-    writeFileSync(file, [...text.slice(0, at), '{"type":"deliver", cut short', ...text.slice(at)].join('\n'));
+    const line = withBadLineBefore(file, 105);
     const { gz } = await recompressed(file, 'bad.slog.gz', 16 << 10);
-    const bad = { seek: [] as number[], whole: [] as number[] };
-    const a = await renderSlog({ inputs: [gz], selection: cranks(100, 110), settings: SEEK, onBadLine: (b) => bad.seek.push(b.line) });
-    const b = await renderSlog({ inputs: [gz], selection: cranks(100, 110), settings: WHOLE, onBadLine: (b) => bad.whole.push(b.line) });
+    const { seek: a, whole: b, seekBad, wholeBad } = await renderBothWithBadLines(gz, cranks(100, 110));
     expectSameText(a.text, b.text);
-    expect(bad.seek).toEqual([at + 1]);
-    expect(bad.whole).toEqual([at + 1]);
+    expect(seekBad).toEqual([line]);
+    expect(wholeBad).toEqual([line]);
   });
 });
 

@@ -9,7 +9,7 @@
  * bytes searched (a fraction of the file's), a bad line's number, and a
  * slog that grew after it was indexed (the index not used, one note).
  */
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import { indexOf, writeIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
-import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, SEEK, WHOLE } from './seek-oracle.js';
+import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, renderBothWithBadLines, SEEK, withBadLineBefore } from './seek-oracle.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const BIG_LINE = settingsFrom().bigLineBytes;
@@ -86,19 +86,15 @@ describe('a plain slog with an index: selections search only the pieces that may
   }, 120_000);
 
   it('a bad line in the range: the seek refused as without the index, reported with its line number in the file', async () => {
-    const text = readFileSync(slogPath('a-local-3'), 'utf8').split('\n');
-    const at = text.findIndex((l) => l !== '' && (JSON.parse(l) as Record<string, unknown>).crankNum === 105);
     const damaged = join(tmp, 'damaged.slog');
-    writeFileSync(damaged, [...text.slice(0, at), '{"type":"deliver", cut short', ...text.slice(at)].join('\n'));
+    const line = withBadLineBefore(damaged, 105);
     writeIndex(damaged, indexOfPlain(damaged, 16 << 10));
-    const bad = { seek: [] as number[], whole: [] as number[] };
-    const a = await renderSlog({ inputs: [damaged], selection: cranks(100, 110), settings: SEEK, onBadLine: (b) => bad.seek.push(b.line) });
-    const b = await renderSlog({ inputs: [damaged], selection: cranks(100, 110), settings: WHOLE, onBadLine: (b) => bad.whole.push(b.line) });
+    const { seek: a, whole: b, seekBad, wholeBad } = await renderBothWithBadLines(damaged, cranks(100, 110));
     // A bad line where a seek must parse: refused, with or without the index.
     expect(a.seek).toMatchObject({ refused: expect.stringContaining('not a slog entry') });
     expectSameText(a.text, b.text);
-    expect(bad.seek).toEqual([at + 1]);
-    expect(bad.whole).toEqual([at + 1]);
+    expect(seekBad).toEqual([line]);
+    expect(wholeBad).toEqual([line]);
   });
 
   it('the command line: index a plain slog, seek with it; a slog that grew since: the index not used, one note, the full scan\'s text', async () => {

@@ -4,13 +4,14 @@
  * range a selection must read, and the render and top of a selection
  * seeking and reading every byte, compared.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect } from 'vitest';
 import type { SelectionSpec } from '../src/analyses/common/selection.js';
 import { topOf } from '../src/run/analyses.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import { renderSlog } from '../src/run/render.js';
 import type { SeekPlan, SeekRange } from '../src/source/seek.js';
-import { expectSameText } from './helpers.js';
+import { expectSameText, slogPath } from './helpers.js';
 
 export const SEEK = settingsFrom();
 export const WHOLE = { ...settingsFrom(), seek: false };
@@ -90,3 +91,24 @@ export async function expectSame(file: string, selection: SelectionSpec): Promis
 }
 
 export const cranks = (from: number, to: number): SelectionSpec => ({ cranks: [{ from, to }] });
+
+/**
+ * a-local-3 written to `file` with a line that is no slog entry (a deliver
+ * cut short) just before crank `crank`'s first line: the bad line's number
+ * in the file (1-based).
+ */
+export function withBadLineBefore(file: string, crank: number): number {
+  const text = readFileSync(slogPath('a-local-3'), 'utf8').split('\n');
+  const at = text.findIndex((l) => l !== '' && (JSON.parse(l) as Record<string, unknown>).crankNum === crank);
+  writeFileSync(file, [...text.slice(0, at), '{"type":"deliver", cut short', ...text.slice(at)].join('\n'));
+  return at + 1;
+}
+
+/** The render of `file`'s selection seeking and reading every byte, each with the numbers of the bad lines it reported. */
+export async function renderBothWithBadLines(file: string, selection: SelectionSpec) {
+  const seekBad: number[] = [];
+  const wholeBad: number[] = [];
+  const seek = await renderSlog({ inputs: [file], selection, settings: SEEK, onBadLine: (b) => seekBad.push(b.line) });
+  const whole = await renderSlog({ inputs: [file], selection, settings: WHOLE, onBadLine: (b) => wholeBad.push(b.line) });
+  return { seek, whole, seekBad, wholeBad };
+}
