@@ -11,11 +11,8 @@
  * skipped: the plain path decodes them as UTF-8, where even an invalid
  * sequence becomes U+FFFD inside the string, which JSON.parse accepts.
  */
+import { EXACT_INT, exactDecimal, MAX_EXACT_DECIMALS } from '../source/exact-decimal.js';
 
-/** 10^0 .. 10^22: the powers of ten a double holds exactly. */
-const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
-/** 2^53: below it, every integer is an exact double. */
-const EXACT_INT = 2 ** 53;
 
 /** Node's Buffer has it (what toString('latin1') calls); its types do not. */
 type Latin1Sliceable = Buffer & { latin1Slice(start: number, end: number): string };
@@ -367,10 +364,10 @@ export class ByteScanner {
     const tail = i + 1 - TIME_KEY.bytes.length;
     if (tail <= start || view.getFloat64(tail, true) !== TIME_WORD) return false;
     this.tailStart = tail;
-    if (mantissa >= EXACT_INT || decimals > 22) {
+    if (mantissa >= EXACT_INT || decimals > MAX_EXACT_DECIMALS) {
       this.time = Number((buf as Latin1Sliceable).latin1Slice(numberAt, p));
     } else {
-      const value = decimals > 0 ? mantissa / (POW10[decimals] as number) : mantissa;
+      const value = exactDecimal(mantissa, decimals);
       this.time = negative ? -value : value;
     }
     return true;
@@ -479,8 +476,8 @@ function plainNumber(buf: Uint8Array, start: number, end: number): number {
       if (decimals >= 0) decimals += 1;
     }
   }
-  if (decimals <= 22 && mantissa < EXACT_INT) {
-    const value = decimals > 0 ? mantissa / (POW10[decimals] as number) : mantissa;
+  if (decimals <= MAX_EXACT_DECIMALS && mantissa < EXACT_INT) {
+    const value = exactDecimal(mantissa, decimals);
     return negative ? -value : value;
   }
   return Number((buf as Latin1Sliceable).latin1Slice(start, end));

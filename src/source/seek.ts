@@ -31,6 +31,7 @@
  * `path` names a regular file that is not written to meanwhile.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { EXACT_INT, exactDecimal } from './exact-decimal.js';
 import { describe, InputError, openToRead, readFullyAt, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
 import { findIndex, type GzipIndex, type IndexedOpener, type OpenerSummary } from './gzip-index.js';
@@ -414,16 +415,11 @@ export function timeAfter(chunk: Buffer, from: number): number {
   return decimalAt(chunk, k + TIME_AT.length, nl);
 }
 
-/** 10 to the powers a double holds exactly. */
-const EXACT_TENS = Array.from({ length: 23 }, (_, i) => 10 ** i);
-
 /**
  * The JSON number at `begin` of `chunk` (ending before `end` at the latest):
  * NaN when there is none, or it is longer than 40 bytes or not finite. A
- * plain decimal whose digits make an integer below 2^53
- * (`1795308057.677275`: 1795308057677275) is that integer over a power of
- * ten, both exact in a double, so the one division rounds as Number()
- * does; any other is read by Number().
+ * plain decimal of at most 16 digits whose digits make an integer below
+ * 2^53 is read by exactDecimal; any other by Number().
  */
 function decimalAt(chunk: Buffer, begin: number, end: number): number {
   let digits = 0;
@@ -438,8 +434,8 @@ function decimalAt(chunk: Buffer, begin: number, end: number): number {
   const plain = i - begin - (point < 0 ? 0 : 1);
   const next = i < end ? (chunk[i] as number) : 0;
   // Not '-', '+', 'e', 'E', '.' next: a plain decimal ends here.
-  if (plain > 0 && plain <= 16 && digits < 2 ** 53 && point !== begin && point !== i - 1 && next !== 45 && next !== 43 && next !== 101 && next !== 69 && next !== 46) {
-    return point < 0 ? digits : digits / (EXACT_TENS[i - point - 1] as number);
+  if (plain > 0 && plain <= 16 && digits < EXACT_INT && point !== begin && point !== i - 1 && next !== 45 && next !== 43 && next !== 101 && next !== 69 && next !== 46) {
+    return exactDecimal(digits, point < 0 ? 0 : i - point - 1);
   }
   for (; i < end; i += 1) {
     const c = chunk[i] as number;
