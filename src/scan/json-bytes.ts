@@ -170,7 +170,7 @@ export class ByteScanner {
 
   /** Skips a JSON string, escapes and all (checked); false if there is none. */
   skipStr(): boolean {
-    const at = stringEnd(this.buf, this.pos, this.end);
+    const at = this.end - this.pos > LONG_STRING ? longStringEnd(this.buf, this.pos, this.end) : stringEnd(this.buf, this.pos, this.end);
     if (at < 0) return false;
     this.pos = at;
     return true;
@@ -239,7 +239,7 @@ export class ByteScanner {
       if (i >= end) return false;
       const c = buf[i] as number;
       if (c === 34) {
-        i = stringEnd(buf, i, end);
+        i = end - i > LONG_STRING ? longStringEnd(buf, i, end) : stringEnd(buf, i, end);
       } else if (c === 123 || c === 91) {
         i += 1;
         const close = c === 123 ? 125 : 93;
@@ -487,7 +487,6 @@ function plainNumber(buf: Uint8Array, start: number, end: number): number {
 function stringEnd(buf: Uint8Array, at: number, end: number): number {
   if (buf[at] !== 34) return -1;
   let i = at + 1;
-  if (end - i > LONG_STRING) i = plainRunEnd(buf, i, end);
   for (;;) {
     if (i >= end) return -1;
     const c = buf[i] as number;
@@ -514,8 +513,21 @@ function stringEnd(buf: Uint8Array, at: number, end: number): number {
   }
 }
 
-/** A string this long may be a create-vat's source bundle (a megabyte of base64): plainRunEnd first. */
+/** A string that may run this long (a create-vat's source bundle: a megabyte of base64) is skipped by longStringEnd. */
 const LONG_STRING = 1 << 16;
+
+/**
+ * stringEnd, for a string that may be long: its run of plain bytes found by
+ * plainRunEnd, the string's end at once when a quote ends that run, else
+ * stringEnd's loop from its start. Its callers choose it when the line has
+ * more than LONG_STRING bytes left, so stringEnd itself, on every string,
+ * stays as small as before.
+ */
+function longStringEnd(buf: Uint8Array, at: number, end: number): number {
+  if (buf[at] !== 34) return -1;
+  const run = plainRunEnd(buf, at + 1, end);
+  return run < end && buf[run] === 34 ? run + 1 : stringEnd(buf, at, end);
+}
 
 /**
  * Where the run of plain string bytes starting at `i` ends: the first quote,
