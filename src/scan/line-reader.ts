@@ -14,6 +14,7 @@
  * The reader counts the lines it read each way (`linesRead`): what a pass
  * reports as the way its lines were read, and what the tests check.
  */
+import { bytesAt } from '../source/bytes-at.js';
 import { batchText, lineText, type BigLine, type LineBatch } from '../source/lines.js';
 import { readBigLine, type BigLineOptions } from './big-line.js';
 import type { BigTextScope } from './big-string.js';
@@ -65,12 +66,6 @@ const CREATE_VAT = asciiBytes('{"type":"create-vat",');
 const BUNDLE = asciiBytes(',"vatSourceBundle":{');
 const TIME_KEY = asciiBytes(',"time":');
 
-function startsWith(buf: Uint8Array, at: number, end: number, bytes: Uint8Array): boolean {
-  if (end - at < bytes.length) return false;
-  for (let i = 0; i < bytes.length; i += 1) if (buf[at + i] !== bytes[i]) return false;
-  return true;
-}
-
 /**
  * A create-vat line without its source bundle, or undefined when the bundle
  * is not where the kernel writes it (its value an object, the last key
@@ -80,7 +75,7 @@ function startsWith(buf: Uint8Array, at: number, end: number, bytes: Uint8Array)
  */
 function createVatText(batch: LineBatch, start: number, end: number): string | undefined {
   const buf = batch.bytes;
-  if (!startsWith(buf, start, end, CREATE_VAT)) return undefined;
+  if (!bytesAt(buf, start, end, CREATE_VAT)) return undefined;
   const at = buf.subarray(start, end).indexOf(BUNDLE);
   const tail = buf.subarray(start, end).lastIndexOf(TIME_KEY);
   if (at < 0 || tail <= at || buf[start + tail - 1] !== 125) return undefined;

@@ -31,6 +31,7 @@
  * `path` names a regular file that is not written to meanwhile.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { bytesAt } from './bytes-at.js';
 import { EXACT_INT, exactDecimal } from './exact-decimal.js';
 import { describe, InputError, openToRead, readFullyAt, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
@@ -363,13 +364,6 @@ function nextCandidate(chunk: Buffer, from: number): number {
   return -1;
 }
 
-/** Whether `chunk` holds the bytes of `needle` at `at` (compared here: a native call costs more than these few bytes). */
-function matches(chunk: Buffer, at: number, needle: Buffer): boolean {
-  if (at < 0 || at + needle.length > chunk.length) return false;
-  for (let j = 0; j < needle.length; j += 1) if (chunk[at + j] !== needle[j]) return false;
-  return true;
-}
-
 /**
  * The number after `name` when `name` begins within NUMBER_WITHIN bytes of
  * `from` in `chunk` (NaN: none there), or undefined when the chunk ends
@@ -383,7 +377,7 @@ function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): 
   const lastAt = name.length - 1;
   const lastByte = name[lastAt] as number;
   let k = from;
-  for (; k <= until; k += 1) if (chunk[k] === first && chunk[k + lastAt] === lastByte && matches(chunk, k, name)) break;
+  for (; k <= until; k += 1) if (chunk[k] === first && chunk[k + lastAt] === lastByte && bytesAt(chunk, k, chunk.length, name)) break;
   if (k > until) return NaN;
   let i = k + name.length;
   let value = 0;
@@ -410,7 +404,7 @@ export function timeAfter(chunk: Buffer, from: number): number {
   const nl = chunk.indexOf(10, from);
   if (nl < 0) return NaN;
   let k = nl - TIME_AT.length;
-  for (; k >= from; k -= 1) if (chunk[k] === 0x22 && matches(chunk, k, TIME_AT)) break;
+  for (; k >= from; k -= 1) if (chunk[k] === 0x22 && bytesAt(chunk, k, chunk.length, TIME_AT)) break;
   if (k < from) return NaN;
   return decimalAt(chunk, k + TIME_AT.length, nl);
 }
@@ -460,7 +454,7 @@ function searchFor(key: SeekKey): SearchFor {
 
 /** A hit at `at` of `chunk` (which starts at byte `pos`) whose bytes before are `head`, not found in the chunk before (which overlaps this one). */
 function isHit(chunk: Buffer, pos: number, at: number, head: Buffer, list: ReadonlyArray<number | Opener>): boolean {
-  if (!matches(chunk, at - head.length, head)) return false;
+  if (!bytesAt(chunk, at - head.length, chunk.length, head)) return false;
   const prev = list[list.length - 1];
   return prev === undefined || pos + at > (typeof prev === 'number' ? prev : prev.at);
 }
@@ -480,7 +474,7 @@ export function searchChunk(found: Found, chunk: Buffer, pos: number, last: bool
     const next = chunk[at + 1];
     if (next === 0x73) {
       // `-s`: a kernel-init-start, a crank-start.
-      if (!matches(chunk, at, START_TAIL)) continue;
+      if (!bytesAt(chunk, at, chunk.length, START_TAIL)) continue;
       if (isHit(chunk, pos, at, KERNEL_INIT_HEAD, found.starts)) found.starts.push(pos + at);
       else if (isHit(chunk, pos, at, CRANK_HEAD, found.cranks)) {
         const num = numberAfter(chunk, at, CRANK_NUM_AT, last);
@@ -489,10 +483,10 @@ export function searchChunk(found: Found, chunk: Buffer, pos: number, last: bool
       }
     } else if (next === 0x76) {
       // `-v`: a create-vat.
-      if (matches(chunk, at, VAT_TAIL) && isHit(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
+      if (bytesAt(chunk, at, chunk.length, VAT_TAIL) && isHit(chunk, pos, at, CREATE_HEAD, found.creates)) found.creates.push(pos + at);
     } else if (next === 0x62 && want.blocks) {
       // `-b`: a begin-block.
-      if (!matches(chunk, at, BLOCK_TAIL) || !isHit(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
+      if (!bytesAt(chunk, at, chunk.length, BLOCK_TAIL) || !isHit(chunk, pos, at, BLOCK_HEAD, found.blocks)) continue;
       const num = numberAfter(chunk, at, BLOCK_HEIGHT_AT, last);
       if (num === undefined) return;
       found.blocks.push({ at: pos + at, num });
