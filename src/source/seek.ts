@@ -32,6 +32,7 @@
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { bytesAt } from './bytes-at.js';
+import { indexIn, lastIndexIn, shortNeedle, type ShortNeedle } from './short-needle.js';
 import { EXACT_INT, exactDecimal } from './exact-decimal.js';
 import { describe, InputError, openToRead, readFullyAt, type SlogSource } from './open.js';
 import { withoutCr } from './lines.js';
@@ -107,11 +108,11 @@ const CREATE_HEAD = Buffer.from('"create');
 const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
-const CRANK_NUM_AT = Buffer.from('"crankNum":');
+const CRANK_NUM_AT = shortNeedle('"crankNum":');
 const CRANK_START = Buffer.from('"crank-start"');
 const TIME = Buffer.from('"time"');
-const TIME_AT = Buffer.from('"time":');
-const BLOCK_HEIGHT_AT = Buffer.from('"blockHeight":');
+const TIME_AT = shortNeedle('"time":');
+const BLOCK_HEIGHT_AT = shortNeedle('"blockHeight":');
 
 /** A line that carries the key: where it starts and ends, its key, and its entry type. */
 interface Keyed {
@@ -370,16 +371,11 @@ function nextCandidate(chunk: Buffer, from: number): number {
  * before it could be read (the next chunk, which overlaps this one, reads
  * it).
  */
-function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): number | undefined {
-  const until = Math.min(from + NUMBER_WITHIN, chunk.length - name.length);
-  if (from + NUMBER_WITHIN + name.length > chunk.length && !last) return undefined;
-  const first = name[0] as number;
-  const lastAt = name.length - 1;
-  const lastByte = name[lastAt] as number;
-  let k = from;
-  for (; k <= until; k += 1) if (chunk[k] === first && chunk[k + lastAt] === lastByte && bytesAt(chunk, k, chunk.length, name)) break;
-  if (k > until) return NaN;
-  let i = k + name.length;
+function numberAfter(chunk: Buffer, from: number, name: ShortNeedle, last: boolean): number | undefined {
+  if (from + NUMBER_WITHIN + name.bytes.length > chunk.length && !last) return undefined;
+  const k = indexIn(chunk, name, from, from + NUMBER_WITHIN);
+  if (k < 0) return NaN;
+  let i = k + name.bytes.length;
   let value = 0;
   let digits = 0;
   for (; i < chunk.length; i += 1) {
@@ -403,10 +399,9 @@ function numberAfter(chunk: Buffer, from: number, name: Buffer, last: boolean): 
 export function timeAfter(chunk: Buffer, from: number): number {
   const nl = chunk.indexOf(10, from);
   if (nl < 0) return NaN;
-  let k = nl - TIME_AT.length;
-  for (; k >= from; k -= 1) if (chunk[k] === 0x22 && bytesAt(chunk, k, chunk.length, TIME_AT)) break;
-  if (k < from) return NaN;
-  return decimalAt(chunk, k + TIME_AT.length, nl);
+  const k = lastIndexIn(chunk, TIME_AT, from, nl - TIME_AT.bytes.length);
+  if (k < 0) return NaN;
+  return decimalAt(chunk, k + TIME_AT.bytes.length, nl);
 }
 
 /**
