@@ -24,8 +24,13 @@ export interface StepHost {
   readonly sc: ByteScanner;
   /** Where `jsonStep` leaves the values it reads (by slot). */
   readonly slots: unknown[];
-  /** The delivery being read had its method read (from kd: vd is not read for it again). */
-  methodRead: boolean;
+  /**
+   * The line's fields derived from its kernel-space form were read (a
+   * delivery's method, target and result promise from kd; a syscall's
+   * target and method from ksc): its vat-space form, which a replay has
+   * instead, is not read for them again.
+   */
+  derivedRead: boolean;
   /**
    * The line was taken with bytes after the walk left unchecked (the rest
    * of a value a field was derived from, or the keys after the last one
@@ -70,6 +75,8 @@ export interface StepCodes {
   NO_DERIVE: number;
   DERIVE_NAME: number;
   DERIVE_METHOD: number;
+  /** Derivations made once per line, from the kernel-space form, else the vat-space one (StepHost.derivedRead). */
+  DERIVED_ONCE: readonly number[];
   /** The slot a syscall's name is read into (its variable: `v` and the number). */
   NAME_SLOT: number;
 }
@@ -229,7 +236,7 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
     ...(locals.length > 0 ? [`let ${locals.join(', ')};`] : []),
     // What jsonStep may write is cleared first: it tells "not read" from "read" by undefined.
     ...[...written].map((s) => `slots[${s}] = undefined;`),
-    ...(steps.some((s) => s.derive === codes.DERIVE_METHOD) ? ['host.methodRead = false;'] : []),
+    ...(steps.some((s) => codes.DERIVED_ONCE.includes(s.derive)) ? ['host.derivedRead = false;'] : []),
     'steps: {',
   ];
   for (let i = spec.from; i <= spec.to; i += 1) lines.push(...stepCode(spec, i, codes));
