@@ -109,7 +109,7 @@ const DERIVE_VAT_CALL = 8;
 const DERIVED_ONCE = [DERIVE_METHOD, DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL];
 
 /** The numbers the step compiler writes into its code. */
-const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD, DERIVED_ONCE, NAME_SLOT: Slot.SyscallName };
+const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD, DERIVED_ONCE, HEADS: [DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL], NAME_SLOT: Slot.SyscallName };
 /** The slots each derivation writes (jsonStep), besides its step's own. */
 const DERIVED_SLOTS: Record<number, readonly number[]> = {
   [DERIVE_STATUS]: [Slot.ResultStatus],
@@ -481,7 +481,6 @@ export class FastReader implements StepHost {
   /** A JSON value asked for (unless not `keep`), or fields read from one (its derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean {
     const slot = keep ? step.slot : -1;
-    if (slot < 0 && (step.derive === DERIVE_DELIVERY || step.derive === DERIVE_CALL || step.derive === DERIVE_VAT_CALL)) return this.headsStep(step.derive, lastKey);
     const sc = this.sc;
     const slots = this.slots;
     const at = sc.pos;
@@ -579,9 +578,11 @@ export class FastReader implements StepHost {
    * A delivery's or syscall's pieces (DERIVE_DELIVERY, DERIVE_CALL,
    * DERIVE_VAT_CALL) from its bytes, the value itself not asked for
    * (head-bytes.ts: the whole value walked, its grammar checked). Once per
-   * line: the vat-space form after a kernel-space one is passed.
+   * line: the vat-space form after a kernel-space one is passed. Called by
+   * the compiled read itself, not through jsonStep: jsonStep is called by
+   * every type's read, and what it calls is compiled into each of them.
    */
-  private headsStep(derive: number, lastKey: boolean): boolean {
+  headsStep(derive: number, lastKey: boolean): boolean {
     const sc = this.sc;
     if (this.derivedRead) {
       if (!lastKey) return sc.skipValue();

@@ -40,6 +40,8 @@ export interface StepHost {
   lenient: boolean;
   /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
+  /** A delivery's or syscall's pieces (a derivation of StepCodes.HEADS) read from the value's bytes at `sc.pos`, the value not kept. */
+  headsStep(derive: number, lastKey: boolean): boolean;
   /** A delivery's method from the head of the kd at `sc.pos`, the rest of the line not read (`methodOnlyFrom`). */
   methodFromHead(): boolean;
   /** The first element of an array value, a short string. */
@@ -77,6 +79,8 @@ export interface StepCodes {
   DERIVE_METHOD: number;
   /** Derivations made once per line, from the kernel-space form, else the vat-space one (StepHost.derivedRead). */
   DERIVED_ONCE: readonly number[];
+  /** Derivations read from the bytes by host.headsStep when the value is not kept (else by jsonStep from the value). */
+  HEADS: readonly number[];
   /** The slot a syscall's name is read into (its variable: `v` and the number). */
   NAME_SLOT: number;
 }
@@ -181,8 +185,13 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
       .map((s) => ` v${s} = slots[${s}];`)
       .join('');
     const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return undefined;${back} pos = sc.pos;`;
+    const heads = codes.HEADS.includes(step.derive);
+    const headsStep = `sc.pos = pos; if (!host.headsStep(${step.derive}, ${last})) return undefined;${back} pos = sc.pos;`;
     if (!step.keptAlone) {
-      lines.push(`  ${json('true')}`);
+      lines.push(`  ${heads && step.slot < 0 ? headsStep : json('true')}`);
+    } else if (heads) {
+      // A vat-space form asked for alone that also gives pieces: passed by headsStep after the kernel-space form (which gave them).
+      lines.push(`  if (kernelForm) { ${headsStep} } else { ${json('true')} }`);
     } else if (step.derive === codes.NO_DERIVE) {
       // A vat-space form asked for alone: skipped when the line had its kernel-space form.
       const skip = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
