@@ -187,11 +187,12 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return undefined;${back} pos = sc.pos;`;
     const heads = codes.HEADS.includes(step.derive);
     const headsStep = `sc.pos = pos; if (!host.headsStep(${step.derive}, ${last})) return undefined;${back} pos = sc.pos;`;
-    if (!step.keptAlone) {
+    // A vat-space form after the kernel-space one, which gave the pieces: passed.
+    const pass = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
+    if (heads && !step.kernelForm && (step.keptAlone || step.slot < 0)) {
+      lines.push(`  if (kernelForm) { ${pass} } else { ${step.slot < 0 ? headsStep : json('true')} }`);
+    } else if (!step.keptAlone) {
       lines.push(`  ${heads && step.slot < 0 ? headsStep : json('true')}`);
-    } else if (heads) {
-      // A vat-space form asked for alone that also gives pieces: passed by headsStep after the kernel-space form (which gave them).
-      lines.push(`  if (kernelForm) { ${headsStep} } else { ${json('true')} }`);
     } else if (step.derive === codes.NO_DERIVE) {
       // A vat-space form asked for alone: skipped when the line had its kernel-space form.
       const skip = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
