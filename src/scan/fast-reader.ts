@@ -520,15 +520,8 @@ export class FastReader implements StepHost {
         slots[Slot.ResultStatus] = status;
         return true;
       }
-      case DERIVE_DR: {
-        if (value === undefined) return this.drFigures(at, end);
-        const dr = value as unknown[];
-        slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
-        slots[Slot.DrProblem] = problemOf(dr);
-        slots[Slot.DrComputrons] = computronsOf(dr);
-        slots[Slot.DrTimestamps] = timestampsOf(dr);
-        return true;
-      }
+      case DERIVE_DR:
+        return value === undefined ? this.drFigures(at, end) : this.drOfValue(value as unknown[]);
       case DERIVE_HEAD:
         return this.messageHeadAt(at, end);
       case DERIVE_NAME: {
@@ -547,31 +540,43 @@ export class FastReader implements StepHost {
         }
         return this.methodAt(at, end, !lastKey);
       }
-      case DERIVE_DELIVERY: {
-        if (this.derivedRead) return true;
-        this.derivedRead = true;
-        slots[Slot.DeliverMethod] = deliveryMethod(value);
-        slots[Slot.DeliverTarget] = deliveryTarget(value);
-        slots[Slot.DeliverResultPromise] = deliveryResultPromise(value);
-        return true;
-      }
-      case DERIVE_CALL:
-      case DERIVE_VAT_CALL: {
-        if (this.derivedRead) return true;
-        this.derivedRead = true;
-        const kernelSpace = step.derive === DERIVE_CALL;
-        if (kernelSpace) {
-          const name = (value as unknown[])[0];
-          if (typeof name !== 'string') return false;
-          slots[Slot.SyscallName] = name;
-        }
-        slots[Slot.CallTarget] = callTarget(value, kernelSpace);
-        slots[Slot.CallMethod] = callMethod(value, kernelSpace);
-        return true;
-      }
       default:
-        return true;
+        // The pieces of a value kept (DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL). Those and dr's figures are read apart: jsonStep
+        // must stay within V8's size for inlining (460 bytes of bytecode), or each type's read calls it instead of inlining it.
+        return step.derive < DERIVE_DELIVERY || this.piecesOfValue(step.derive, value);
     }
+  }
+
+  /** A deliver-result's status, problem, computrons and timestamps from its `dr`, kept (parsed). */
+  private drOfValue(dr: unknown[]): boolean {
+    const slots = this.slots;
+    slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
+    slots[Slot.DrProblem] = problemOf(dr);
+    slots[Slot.DrComputrons] = computronsOf(dr);
+    slots[Slot.DrTimestamps] = timestampsOf(dr);
+    return true;
+  }
+
+  /** A delivery's or syscall's pieces from its value, kept (parsed), by call-heads.ts's rules; once per line, as headsStep. */
+  private piecesOfValue(derive: number, value: unknown): boolean {
+    if (this.derivedRead) return true;
+    this.derivedRead = true;
+    const slots = this.slots;
+    if (derive === DERIVE_DELIVERY) {
+      slots[Slot.DeliverMethod] = deliveryMethod(value);
+      slots[Slot.DeliverTarget] = deliveryTarget(value);
+      slots[Slot.DeliverResultPromise] = deliveryResultPromise(value);
+      return true;
+    }
+    const kernelSpace = derive === DERIVE_CALL;
+    if (kernelSpace) {
+      const name = (value as unknown[])[0];
+      if (typeof name !== 'string') return false;
+      slots[Slot.SyscallName] = name;
+    }
+    slots[Slot.CallTarget] = callTarget(value, kernelSpace);
+    slots[Slot.CallMethod] = callMethod(value, kernelSpace);
+    return true;
   }
 
   /**
