@@ -161,6 +161,8 @@ class EntryPolicy implements Policy {
   private sawKsc = false;
   private sawKsr = false;
   private sawKd = false;
+  /** The kd was null: a delivery's method is read from vd (entries.ts: kd ?? vd), its other pieces are none (from kd). */
+  private kdNull = false;
 
   constructor(
     private readonly plan: ReadPlan,
@@ -200,6 +202,7 @@ class EntryPolicy implements Policy {
         return;
       case 'kd':
         this.sawKd = true;
+        this.kdNull = value === null;
         return;
       default:
         return;
@@ -231,7 +234,8 @@ class EntryPolicy implements Policy {
         if (key === 'kd') return f.kd ? 'value' : pieces ? DELIVERY_PIECES : f.method ? METHOD : FIRST;
         if (key === 'vd') {
           if (f.vd || (f.vdWithoutKd && !this.sawKd)) return 'value';
-          return this.sawKd ? FIRST : pieces ? DELIVERY_PIECES : f.method ? METHOD : FIRST;
+          if (pieces && !this.sawKd) return DELIVERY_PIECES;
+          return f.method && (!this.sawKd || this.kdNull) ? METHOD : FIRST;
         }
         return 'value';
       }

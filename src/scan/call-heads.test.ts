@@ -14,7 +14,7 @@ import { DEFAULT_EXPORT_READS, EXPORT_READS } from '../export/reads.js';
 import { MODEL_READS } from '../model/reads.js';
 import { defaultRenderOptions } from '../render/options.js';
 import { renderReads } from '../render/reads.js';
-import { lineText, splitLines } from '../source/lines.js';
+import { lineText, readLines, splitLines, type BigLine } from '../source/lines.js';
 import { isCrankEntry, type DeliverEntry, type SyscallEntry } from './entry-types.js';
 import { FastReader } from './fast-reader.js';
 import { lineReader } from './line-reader.js';
@@ -217,6 +217,20 @@ describe('hand-made lines: the pieces the rules give, the same both ways', () =>
       if (c.taken) expect(fast, c.line).toBeDefined();
       if (fast !== undefined) expect(fast, c.line).toStrictEqual(plain);
     });
+  });
+
+  it.each(Object.entries(CONSUMERS))('lines read as big lines (streamed as tokens, big-line.ts): the plain path\'s entries (%s)', async (_name, reads) => {
+    const lines = [...SYSCALLS.map((c) => c.line), ...DELIVERIES.map((c) => c.line)];
+    const plan = planReads(mergeReads(MODEL_READS, reads));
+    const reader = lineReader(mergeReads(MODEL_READS, reads), { fast: true });
+    const big: unknown[] = [];
+    for await (const batch of readLines([Buffer.from(`${lines.join('\n')}\n`)], { bigLineBytes: 64 })) {
+      expect(batch.big).toBeDefined();
+      big.push(await reader.readBig(batch.big as BigLine));
+    }
+    expect(reader.linesRead.big).toBe(lines.length);
+    const plain = readBoth(lines, plan).map((r) => r.plain);
+    lines.forEach((line, i) => expect(big[i], line).toStrictEqual(plain[i]));
   });
 
   it.each(plans)('damage inside the value read for its pieces is a bad line either way (%s)', (_name, plan) => {
