@@ -13,7 +13,10 @@
  *   decoded text, source/lines.ts); values not asked for are skipped, their
  *   grammar checked, up to the last key asked for. What follows that key is
  *   not looked at: a line damaged only there is not reported, where the
- *   plain path would report it (a line cut at either end is).
+ *   plain path would report it (a line cut at either end is). A delivery's
+ *   or syscall's pieces asked for without its value (its target, result
+ *   promise, method: call-heads.ts) are read as the value is walked, its
+ *   grammar checked (head-bytes.ts).
  * - Anything else (another key order, spaces, escapes in a short string, an
  *   exponent, a key asked for that is not where the table puts it, a
  *   contextual line, another type) gives undefined: the line is read by the
@@ -342,7 +345,7 @@ function isMessageKind(buf: Buffer, start: number, end: number): boolean {
   );
 }
 
-/** A failed read: the line goes to the plain path. */
+/** A failed read: the line goes to the plain path (head-bytes.ts's value for a parse that fails). */
 const FAIL = UNPARSED;
 
 /** How a line of one type is read: its head (`{"type":"T"`, checked whole), then its compiled read. */
