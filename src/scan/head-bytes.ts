@@ -5,8 +5,7 @@
  * is walked once, each element or member not read skipped as
  * ByteScanner.skipValue skips it (its grammar checked: the whole value is),
  * the pieces read where call-heads.ts's positions put them. A piece of an
- * unusual shape (a key with an escape, a 2021 message, a target that is
- * neither a string nor `{kref}`...) is parsed from its text and read by
+ * unusual shape (a key with an escape, a 2021 message, a `{kref}` target...) is parsed from its text and read by
  * call-heads.ts's rules, as the plain path reads it. A kind or name that is
  * not a short string fails the walk: the line goes to the plain path.
  */
@@ -30,7 +29,6 @@ const KEY_RESULT = 3;
 const KEY_METHOD = 4;
 const KEY_ARGS = 5;
 const KEY_BODY = 6;
-const KEY_KREF = 7;
 
 /**
  * Longest method read from a body's bytes: its head, `#["NAME",`, must be in
@@ -77,7 +75,6 @@ function keyId(buf: Buffer, start: number, end: number): number {
   switch (end - start) {
     case 4:
       if (buf[start] === 98 && buf[start + 1] === 111 && buf[start + 2] === 100 && buf[start + 3] === 121) return KEY_BODY;
-      if (buf[start] === 107 && buf[start + 1] === 114 && buf[start + 2] === 101 && buf[start + 3] === 102) return KEY_KREF;
       if (buf[start] === 97 && buf[start + 1] === 114 && buf[start + 2] === 103 && buf[start + 3] === 115) return KEY_ARGS;
       return KEY_OTHER;
     case 6:
@@ -149,7 +146,10 @@ export class HeadBytes {
       if (c !== 44) return false;
       sc.pos += 1;
       if (message && i === 1) {
-        if (!this.refElement()) return false;
+        // A target, a string; some kernels wrote `{kref}` (parsed: it is rare).
+        const at = sc.pos;
+        if (!this.strElement()) return false;
+        this.target = buf[at] === 123 ? refOf(this.parse(at, sc.pos)) : this.text;
       } else if (message && i === 2) {
         if (!this.messageElement(false)) return false;
       } else if (notify && i === 1) {
@@ -295,46 +295,6 @@ export class HeadBytes {
     if (sc.pos >= sc.end || sc.buf[sc.pos] !== 58) return KEY_FAIL;
     sc.pos += 1;
     return keyId(sc.buf, at + 1, sc.pos - 2);
-  }
-
-  /**
-   * A message's target (call-heads.ts refOf): a string, or `{kref}` (its
-   * last `kref` member, as JSON.parse keeps it); anything else has none.
-   */
-  private refElement(): boolean {
-    const sc = this.sc;
-    const buf = sc.buf;
-    const at = sc.pos;
-    if (at < sc.end && buf[at] === 123) {
-      sc.pos += 1;
-      let kref: string | undefined;
-      let odd = false;
-      if (sc.pos < sc.end && buf[sc.pos] === 125) {
-        sc.pos += 1;
-      } else {
-        for (;;) {
-          const key = this.memberKey();
-          if (key === KEY_FAIL) return false;
-          if (key === KEY_KREF) {
-            if (!this.strElement()) return false;
-            kref = this.text;
-          } else {
-            if (key === KEY_ESCAPED) odd = true;
-            if (!sc.skipValue()) return false;
-          }
-          if (sc.pos >= sc.end) return false;
-          const c = buf[sc.pos];
-          sc.pos += 1;
-          if (c === 125) break;
-          if (c !== 44) return false;
-        }
-      }
-      this.target = odd ? refOf(this.parse(at, sc.pos)) : kref;
-      return true;
-    }
-    if (!this.strElement()) return false;
-    this.target = this.text;
-    return true;
   }
 
   /**
