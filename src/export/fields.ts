@@ -1,21 +1,14 @@
 /**
  * The cells the tables read from deliveries and syscalls. Kernel space
  * (`kd`, `ksc`, `ksr`: krefs) where the entry has it, else vat space (`vd`,
- * `vsc`, `vsr`: vrefs; a replayed entry has only those). Which argument of
- * a syscall is what: model/syscall-call.ts, the one place that knows.
+ * `vsc`, `vsr`: vrefs; a replayed entry has only those). A delivery's
+ * target and result promise and a syscall's target and method are the
+ * entry's own fields, which the scan layer takes from its arguments without
+ * reading them whole (scan/call-heads.ts: which argument is what).
  */
 import { deliveryMethod } from '../analyses/common/delivery-method.js';
 import type { SyscallPair } from '../model/crank.js';
-import { syscallCall, type SyscallCall } from '../model/syscall-call.js';
-import { methargsMethod } from '../scan/method-name.js';
 import type { DeliverEntry, DeliverResultEntry } from '../scan/entry-types.js';
-
-const str = (value: unknown): string | null => (typeof value === 'string' ? value : null);
-
-/** `kd`, else `vd`. */
-function delivery(entry: DeliverEntry): unknown[] | undefined {
-  return Array.isArray(entry.kd) ? entry.kd : Array.isArray(entry.vd) ? entry.vd : undefined;
-}
 
 /** `message`, `notify`, `startVat`, `bringOutYourDead`, `dropExports`...; null if unreadable. */
 export function deliveryKindOf(entry: DeliverEntry): string | null {
@@ -27,28 +20,14 @@ export function deliveryMethodOf(entry: DeliverEntry): string {
   return deliveryMethod(entry);
 }
 
-/** A message's target; a notify's first promise; else null. */
+/** A message's target (some kernels wrote it as `{kref}`); a notify's first promise; else null. */
 export function deliveryTargetOf(entry: DeliverEntry): string | null {
-  const d = delivery(entry);
-  if (!d) return null;
-  if (d[0] === 'message') {
-    const target = d[1];
-    // Some kernels wrote the target as {kref}.
-    return str(target) ?? (target !== null && typeof target === 'object' ? str((target as { kref?: unknown }).kref) : null);
-  }
-  if (d[0] === 'notify' && Array.isArray(d[1])) {
-    const first: unknown = d[1][0];
-    return Array.isArray(first) ? str(first[0]) : null;
-  }
-  return null;
+  return entry.target ?? null;
 }
 
 /** A message's result promise, else null. */
 export function deliveryResultOf(entry: DeliverEntry): string | null {
-  const d = delivery(entry);
-  if (!d || d[0] !== 'message') return null;
-  const message = d[2];
-  return message !== null && typeof message === 'object' ? str((message as { result?: unknown }).result) : null;
+  return entry.resultPromise ?? null;
 }
 
 /** `dr[0]`: `ok`, `error`...; null without a result. */
@@ -62,54 +41,19 @@ export function computronsOf(result: DeliverResultEntry | undefined): number | n
   return typeof compute === 'number' && Number.isFinite(compute) ? compute : null;
 }
 
-/** The syscall's arguments by name (`ksc`, else `vsc`): read once per syscall, for its target and its method. */
-export function syscallCallOf(pair: SyscallPair): SyscallCall | undefined {
-  const { ksc, vsc } = pair.call;
-  if (Array.isArray(ksc)) return syscallCall(ksc, true);
-  if (Array.isArray(vsc)) return syscallCall(vsc, false);
-  return undefined;
-}
-
 /**
- * What a syscall acts on (its call from syscallCallOf): a send's or
- * invoke's target; the promise of a subscribe, or the first one a resolve
- * settles; a vatstore syscall's key (vatstoreGetAfter: its prior key); the
- * first ref of dropImports, retireImports, retireExports, abandonExports;
- * else null.
+ * What a syscall acts on: a send's or invoke's target; the promise of a
+ * subscribe, or the first one a resolve settles; a vatstore syscall's key
+ * (vatstoreGetAfter: its prior key); the first ref of dropImports,
+ * retireImports, retireExports, abandonExports; else null.
  */
-export function syscallTargetOf(call: SyscallCall | undefined): string | null {
-  if (!call) return null;
-  switch (call.name) {
-    case 'send':
-    case 'invoke':
-    case 'callNow':
-    case 'subscribe':
-      return str(call.target);
-    case 'vatstoreGet':
-    case 'vatstoreGetNextKey':
-    case 'vatstoreSet':
-    case 'vatstoreDelete':
-      return str(call.key);
-    case 'vatstoreGetAfter':
-      return str(call.priorKey);
-    case 'resolve':
-      return str(call.resolutions?.[0]?.target);
-    case 'dropImports':
-    case 'retireImports':
-    case 'retireExports':
-    case 'abandonExports':
-      return str(call.refs?.[0]);
-    default:
-      return null;
-  }
+export function syscallTargetOf(pair: SyscallPair): string | null {
+  return pair.call.target ?? null;
 }
 
-/** A send's method (as a delivery's is named), an invoke's method (its call from syscallCallOf); else null. */
-export function syscallMethodOf(call: SyscallCall | undefined): string | null {
-  if (!call) return null;
-  if (call.name === 'send') return methargsMethod(call.methargs);
-  if (call.name === 'invoke' || call.name === 'callNow') return str(call.method);
-  return null;
+/** A send's method (as a delivery's is named), an invoke's method; else null. */
+export function syscallMethodOf(pair: SyscallPair): string | null {
+  return pair.call.method ?? null;
 }
 
 /** `ksr[0]` (else `vsr[0]`): `ok`, `error`; null without a result. */

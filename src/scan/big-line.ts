@@ -10,7 +10,9 @@
  *   reads need (reads.ts), as the plain path fills them: a syscall's `ksc`
  *   only when it is read (else its name), a delivery's `kd` likewise (or,
  *   for a consumer that reads its method only, the method: its body is
- *   decoded as it streams by, body-decoder.ts, keeping nothing else), the
+ *   decoded as it streams by, body-decoder.ts, keeping nothing else; for one
+ *   that reads its target, result promise or method, call-heads.ts, those
+ *   pieces of it), the
  *   vat-space forms only where read, a crank-start's message only when read;
  * - of any other entry, everything, but a create-vat's source bundle;
  * - a string over BIG_STRING_CHARS, when the consumer takes BigStrings
@@ -36,6 +38,7 @@ import { isCrankEntryType, type SlogEntry } from './entry-types.js';
 import { JsonTokens, type JsonToken } from './json-tokens.js';
 import { methodInHead } from './method-name.js';
 import { BadLine, entryOf, oneLine } from './plain-reader.js';
+import { callHeads, HEAD_FIRST_LIST, HEAD_FIRST_OF_FIRST, HEAD_MESSAGE } from './call-heads.js';
 import type { FieldMask, ReadPlan } from './read-plan.js';
 import type { FieldsByType } from './reads.js';
 
@@ -85,6 +88,48 @@ const METHOD_MESSAGE: Policy = {
 /** A delivery `['message', target, {methargs, result}]` read for its kind and method only. */
 const METHOD: Policy = { child: (frame) => (frame.index === 0 ? 'value' : frame.index === 2 ? METHOD_MESSAGE : 'skip') };
 
+/**
+ * The pieces of a delivery or syscall read for its target, result promise
+ * or method (call-heads.ts), the rest skipped: a list's first element's
+ * first element (a notify's, a resolve's first promise); a message's
+ * methargs for its method, its result, a 2021 message's method and args,
+ * and (a send of older vats, whose third element is methargs itself) a body.
+ */
+const FIRST_OF_FIRST: Policy = { child: (frame) => (frame.index === 0 ? FIRST : 'skip') };
+const MESSAGE_PIECES: Policy = {
+  child: (frame) => {
+    const key = frame.key;
+    if (key === 'methargs') return METHOD_ARGS;
+    if (key === 'body') return 'probe';
+    return key === 'method' || key === 'args' || key === 'result' ? 'value' : 'skip';
+  },
+};
+/** A delivery `[kind, ...]`: its kind, a message's target and message, a notify's first promise. */
+const DELIVERY_PIECES: Policy = {
+  child: (frame) => {
+    if (frame.index === 0) return 'value';
+    const kind = (frame.value as unknown[])[0];
+    if (kind === 'message') return frame.index === 1 ? 'value' : frame.index === 2 ? MESSAGE_PIECES : 'skip';
+    return kind === 'notify' && frame.index === 1 ? FIRST_OF_FIRST : 'skip';
+  },
+};
+/** A syscall `[name, ...]` (a ksc: kernelSpace, or a vsc): its name, and the arguments callHeads points at. */
+function callPieces(kernelSpace: boolean): Policy {
+  return {
+    child: (frame) => {
+      if (frame.index === 0) return 'value';
+      const h = callHeads(String((frame.value as unknown[])[0]), kernelSpace);
+      const i = frame.index;
+      if (h.targetKind === HEAD_FIRST_LIST && i >= h.target) return FIRST;
+      if (i === h.target) return h.targetKind === HEAD_FIRST_OF_FIRST ? FIRST_OF_FIRST : 'value';
+      if (i === h.method) return h.methodKind === HEAD_MESSAGE ? MESSAGE_PIECES : 'value';
+      return 'skip';
+    },
+  };
+}
+const KERNEL_CALL_PIECES = callPieces(true);
+const VAT_CALL_PIECES = callPieces(false);
+
 /** Every field of syscall (or syscall-result) reads that any syscall name reads. */
 function anySyscall<T extends 'syscall' | 'syscall-result'>(plan: ReadPlan, type: T): FieldMask<FieldsByType[T]> {
   const out: Record<string, true> = {};
@@ -116,6 +161,8 @@ class EntryPolicy implements Policy {
   private sawKsc = false;
   private sawKsr = false;
   private sawKd = false;
+  /** The kd was null: a delivery's method is read from vd (entries.ts: kd ?? vd), its other pieces are none (from kd). */
+  private kdNull = false;
 
   constructor(
     private readonly plan: ReadPlan,
@@ -155,6 +202,7 @@ class EntryPolicy implements Policy {
         return;
       case 'kd':
         this.sawKd = true;
+        this.kdNull = value === null;
         return;
       default:
         return;
@@ -169,8 +217,10 @@ class EntryPolicy implements Policy {
         if (key !== 'ksc' && key !== 'vsc') return 'value';
         // The reads are chosen by the `syscall` field (its last value), else by ksc[0]: what any name reads.
         const f = anySyscall(plan, 'syscall');
-        if (key === 'ksc') return f.ksc ? 'value' : FIRST;
-        return f.vsc || (f.vscWithoutKsc && !this.sawKsc) ? 'value' : FIRST;
+        const pieces = f.target === true || f.method === true;
+        if (key === 'ksc') return f.ksc ? 'value' : pieces ? KERNEL_CALL_PIECES : FIRST;
+        if (f.vsc || (f.vscWithoutKsc && !this.sawKsc)) return 'value';
+        return pieces && !this.sawKsc ? VAT_CALL_PIECES : FIRST;
       }
       case 'syscall-result': {
         if (key !== 'ksr' && key !== 'vsr') return 'value';
@@ -180,8 +230,13 @@ class EntryPolicy implements Policy {
       }
       case 'deliver': {
         const f = plan.deliver;
-        if (key === 'kd') return f.kd ? 'value' : f.method ? METHOD : FIRST;
-        if (key === 'vd') return f.vd || (f.vdWithoutKd && !this.sawKd) ? 'value' : f.method && !this.sawKd ? METHOD : FIRST;
+        const pieces = f.target === true || f.resultPromise === true;
+        if (key === 'kd') return f.kd ? 'value' : pieces ? DELIVERY_PIECES : f.method ? METHOD : FIRST;
+        if (key === 'vd') {
+          if (f.vd || (f.vdWithoutKd && !this.sawKd)) return 'value';
+          if (pieces && !this.sawKd) return DELIVERY_PIECES;
+          return f.method && (!this.sawKd || this.kdNull) ? METHOD : FIRST;
+        }
         return 'value';
       }
       case 'deliver-result': {

@@ -26,8 +26,7 @@ import type {
   Usage,
 } from './entry-types.js';
 import type { ReadPlan } from './read-plan.js';
-import { methargsMethod } from './method-name.js';
-import { messageMethargs } from './message.js';
+import { callMethod, callTarget, deliveryResultPromise, deliveryTarget, messageMethod } from './call-heads.js';
 
 type U<T> = T | undefined;
 
@@ -65,10 +64,12 @@ export function syscall(
   name: U<string>,
   ksc: U<Syscall>,
   vsc: U<Syscall>,
+  target: U<string>,
+  method: U<string>,
   time: U<number>,
   monotime: U<number>,
 ): SyscallEntry {
-  return { type: 'syscall', crankNum, vatID, deliveryNum, syscallNum, replay, name, ksc, vsc, time, monotime };
+  return { type: 'syscall', crankNum, vatID, deliveryNum, syscallNum, replay, name, ksc, vsc, target, method, time, monotime };
 }
 
 export function syscallResult(
@@ -96,10 +97,12 @@ export function deliver(
   method: U<string>,
   kd: U<Delivery>,
   vd: U<Delivery>,
+  target: U<string>,
+  resultPromise: U<string>,
   time: U<number>,
   monotime: U<number>,
 ): DeliverEntry {
-  return { type: 'deliver', crankNum, vatID, deliveryNum, replay, kind, method, kd, vd, time, monotime };
+  return { type: 'deliver', crankNum, vatID, deliveryNum, replay, kind, method, kd, vd, target, resultPromise, time, monotime };
 }
 
 export function deliverResult(
@@ -153,7 +156,7 @@ export function messageHead(message: unknown): U<CrankMessage> {
 /** A delivery's method when it delivers a message (`['message', target, {methargs}]`, or 2021's `{method, args}`). */
 export function deliveryMethod(delivery: unknown): U<string> {
   if (!Array.isArray(delivery) || delivery[0] !== 'message') return undefined;
-  return methargsMethod(messageMethargs(delivery[2]));
+  return messageMethod(delivery[2]);
 }
 
 /** `dr[1]` when `dr[0]` is not `ok`. */
@@ -217,6 +220,9 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
       // chooses by the slogger's `syscall` field, and leaves a line whose ksc names another to this path.
       const name = first(o.ksc) ?? str(o.syscall) ?? first(o.vsc);
       const f = plan.syscallFor(name).syscall;
+      // Its target and method: from ksc when the line has one, else from vsc (a replay).
+      const kernel = o.ksc !== undefined;
+      const call = kernel ? o.ksc : o.vsc;
       return syscall(
         f.crankNum ? num(o.crankNum) : undefined,
         f.vatID ? str(o.vatID) : undefined,
@@ -226,6 +232,8 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
         f.name ? name : undefined,
         f.ksc ? list<Syscall>(o.ksc) : undefined,
         f.vsc || (f.vscWithoutKsc && o.ksc === undefined) ? list<Syscall>(o.vsc) : undefined,
+        f.target ? callTarget(call, kernel) : undefined,
+        f.method ? callMethod(call, kernel) : undefined,
         f.time ? num(o.time) : undefined,
         f.monotime ? num(o.monotime) : undefined,
       );
@@ -249,6 +257,8 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
     }
     case 'deliver': {
       const f = plan.deliver;
+      // Its target and result promise: from kd when the line has one, else from vd (a replay).
+      const delivery = o.kd !== undefined ? o.kd : o.vd;
       return deliver(
         f.crankNum ? num(o.crankNum) : undefined,
         f.vatID ? str(o.vatID) : undefined,
@@ -258,6 +268,8 @@ export function fromParsed(o: Line, type: CrankEntryType, plan: ReadPlan): Crank
         f.method ? deliveryMethod(o.kd ?? o.vd) : undefined,
         f.kd ? list<Delivery>(o.kd) : undefined,
         f.vd || (f.vdWithoutKd && o.kd === undefined) ? list<Delivery>(o.vd) : undefined,
+        f.target ? deliveryTarget(delivery) : undefined,
+        f.resultPromise ? deliveryResultPromise(delivery) : undefined,
         f.time ? num(o.time) : undefined,
         f.monotime ? num(o.monotime) : undefined,
       );

@@ -84,6 +84,15 @@ export interface SyscallEntry extends Stamped {
   name?: string;
   ksc?: Syscall;
   vsc?: Syscall;
+  /**
+   * What it acts on (call-heads.ts): a send's or invoke's target, a
+   * subscribe's promise, a vatstore key, the first promise a resolve
+   * settles, the first ref of a drop, retire or abandon. From `ksc`, else
+   * (a replay) `vsc`.
+   */
+  target?: string;
+  /** A send's method (named as a delivery's), an invoke's method (call-heads.ts). From `ksc`, else `vsc`. */
+  method?: string;
 }
 
 export interface SyscallResultEntry extends Stamped {
@@ -113,6 +122,10 @@ export interface DeliverEntry extends Stamped {
   method?: string;
   kd?: Delivery;
   vd?: Delivery;
+  /** A message's target, a notify's first promise (call-heads.ts). From `kd`, else (a replay) `vd`. */
+  target?: Ref;
+  /** A message's result promise (call-heads.ts). From `kd`, else `vd`. */
+  resultPromise?: Ref;
 }
 
 /** `dr` is `[status, problem, usage]`; with XS workers `usage.compute` is computrons. */

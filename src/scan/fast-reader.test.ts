@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { AGGREGATE_READS } from '../analyses/stats/aggregate.js';
 import { TOP_READS } from '../analyses/top/top.js';
 import { GROWTH_READS } from '../analyses/growth/growth.js';
-import { EXPORT_READS } from '../export/reads.js';
+import { DEFAULT_EXPORT_READS, EXPORT_READS } from '../export/reads.js';
 import { REPORT_READS } from '../report/side.js';
 import { SERIES_READS } from '../report/series.js';
 import { MODEL_READS } from '../model/reads.js';
@@ -56,6 +56,8 @@ const CONSUMERS: Record<string, Reads> = {
   // compare and stats read growth's fields in the aggregate's pass.
   'aggregate and growth': mergeReads(AGGREGATE_READS, GROWTH_READS),
   export: EXPORT_READS,
+  // The default tables: a delivery's and syscall's pieces read from the bytes, not from the whole kd or ksc.
+  'export (default tables)': DEFAULT_EXPORT_READS,
   report: REPORT_READS,
   'report series': SERIES_READS,
 };

@@ -13,7 +13,10 @@
  *   decoded text, source/lines.ts); values not asked for are skipped, their
  *   grammar checked, up to the last key asked for. What follows that key is
  *   not looked at: a line damaged only there is not reported, where the
- *   plain path would report it (a line cut at either end is).
+ *   plain path would report it (a line cut at either end is). A delivery's
+ *   or syscall's pieces asked for without its value (its target, result
+ *   promise, method: call-heads.ts) are read as the value is walked, its
+ *   grammar checked (head-bytes.ts).
  * - Anything else (another key order, spaces, escapes in a short string, an
  *   exponent, a key asked for that is not where the table puts it, a
  *   contextual line, another type) gives undefined: the line is read by the
@@ -44,7 +47,9 @@ import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan, SyscallPlan } from './read-plan.js';
 import { batchText, type LineBatch } from '../source/lines.js';
 import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepCodes, type StepHost } from './step-compiler.js';
-import { methargsMethod, methodName } from './method-name.js';
+import { methargsMethod } from './method-name.js';
+import { callMethod, callTarget, deliveryResultPromise, deliveryTarget } from './call-heads.js';
+import { HeadBytes, methodInBytes, UNPARSED } from './head-bytes.js';
 
 const INT = 0;
 const WORD = 1;
@@ -67,6 +72,12 @@ const enum Slot {
   DeliverMethod = 5,
   /** syscall and syscall-result: the syscall's name. */
   SyscallName = 5,
+  /** deliver: its target and result promise, from kd, else vd (call-heads.ts). */
+  DeliverTarget = 8,
+  DeliverResultPromise = 9,
+  /** syscall: its target and method, from ksc, else vsc (call-heads.ts). */
+  CallTarget = 8,
+  CallMethod = 9,
   /** syscall-result: its status, the first element of ksr, else of vsr. */
   ResultStatus = 6,
   /** deliver-result: its status, dr[0]. */
@@ -91,9 +102,17 @@ const DERIVE_HEAD = 3;
 const DERIVE_METHOD = 4;
 /** A syscall's kernel-space name: the first element of its ksc (Slot.SyscallName; else the `syscall` key's value, read there). */
 const DERIVE_NAME = 5;
+/** A delivery's method, target and result promise (Slot.DeliverMethod, DeliverTarget, DeliverResultPromise), from kd or vd. */
+const DERIVE_DELIVERY = 6;
+/** A syscall's name, target and method (Slot.SyscallName, CallTarget, CallMethod), from its ksc. */
+const DERIVE_CALL = 7;
+/** A syscall's target and method (Slot.CallTarget, CallMethod), from its vsc (a replay's: its name is read elsewhere). */
+const DERIVE_VAT_CALL = 8;
+/** Derivations from a kernel-space form, else (a replay) from the vat-space one: made once per line (StepHost.derivedRead). */
+const DERIVED_ONCE = [DERIVE_METHOD, DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL];
 
 /** The numbers the step compiler writes into its code. */
-const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD, NAME_SLOT: Slot.SyscallName };
+const CODES: StepCodes = { INT, WORD, BOOL, NO_DERIVE, DERIVE_NAME, DERIVE_METHOD, DERIVED_ONCE, HEADS: [DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL], NAME_SLOT: Slot.SyscallName };
 /** The slots each derivation writes (jsonStep), besides its step's own. */
 const DERIVED_SLOTS: Record<number, readonly number[]> = {
   [DERIVE_STATUS]: [Slot.ResultStatus],
@@ -101,6 +120,9 @@ const DERIVED_SLOTS: Record<number, readonly number[]> = {
   [DERIVE_HEAD]: [Slot.StartMessage],
   [DERIVE_METHOD]: [Slot.DeliverMethod],
   [DERIVE_NAME]: [Slot.SyscallName],
+  [DERIVE_DELIVERY]: [Slot.DeliverMethod, Slot.DeliverTarget, Slot.DeliverResultPromise],
+  [DERIVE_CALL]: [Slot.SyscallName, Slot.CallTarget, Slot.CallMethod],
+  [DERIVE_VAT_CALL]: [Slot.CallTarget, Slot.CallMethod],
 };
 
 /** The kernel-space forms, whose presence a step kept alone looks at. */
@@ -123,9 +145,9 @@ interface Program {
 const SLOTS = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message', 'time', 'monotime'],
   'crank-finish': ['crankNum', 'crankType', 'messageType', 'seconds', 'time', 'monotime', 'crankhash', 'activityhash'],
-  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'time', 'monotime'],
+  syscall: ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'ksc', 'vsc', 'target', 'method', 'time', 'monotime'],
   'syscall-result': ['crankNum', 'vatID', 'deliveryNum', 'syscallNum', 'replay', 'name', 'status', 'ksr', 'vsr', 'time', 'monotime'],
-  deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'time', 'monotime'],
+  deliver: ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'method', 'kd', 'vd', 'target', 'resultPromise', 'time', 'monotime'],
   'deliver-result': ['crankNum', 'vatID', 'deliveryNum', 'replay', 'kind', 'status', 'problem', 'computrons', 'timestamps', 'dr', 'time', 'monotime'],
   clist: ['crankNum', 'mode', 'vatID', 'kobj', 'vobj', 'time', 'monotime'],
 } as const satisfies { [T in CrankEntryType]: readonly string[] };
@@ -136,6 +158,10 @@ type SlotsAgree = [
   Is<'message', (typeof SLOTS)['crank-start'][Slot.StartMessage]>,
   Is<'kind', (typeof SLOTS)['deliver'][Slot.DeliverKind]>,
   Is<'method', (typeof SLOTS)['deliver'][Slot.DeliverMethod]>,
+  Is<'target', (typeof SLOTS)['deliver'][Slot.DeliverTarget]>,
+  Is<'resultPromise', (typeof SLOTS)['deliver'][Slot.DeliverResultPromise]>,
+  Is<'target', (typeof SLOTS)['syscall'][Slot.CallTarget]>,
+  Is<'method', (typeof SLOTS)['syscall'][Slot.CallMethod]>,
   Is<'name', (typeof SLOTS)['syscall'][Slot.SyscallName]>,
   Is<'name', (typeof SLOTS)['syscall-result'][Slot.SyscallName]>,
   Is<'status', (typeof SLOTS)['syscall-result'][Slot.ResultStatus]>,
@@ -252,7 +278,10 @@ function programKey(p: Program): string {
 function derivation(type: CrankEntryType, key: string, mask: Record<string, true | undefined>): number {
   if (type === 'syscall-result' && (key === 'ksr' || key === 'vsr') && mask.status) return DERIVE_STATUS;
   if (type === 'deliver-result' && key === 'dr' && (mask.status || mask.problem || mask.computrons || mask.timestamps)) return DERIVE_DR;
+  if (type === 'deliver' && (key === 'kd' || key === 'vd') && (mask.target || mask.resultPromise)) return DERIVE_DELIVERY;
   if (type === 'deliver' && (key === 'kd' || key === 'vd') && mask.method) return DERIVE_METHOD;
+  if (type === 'syscall' && key === 'ksc' && (mask.target || mask.method)) return DERIVE_CALL;
+  if (type === 'syscall' && key === 'vsc' && (mask.target || mask.method)) return DERIVE_VAT_CALL;
   if (type === 'syscall' && key === 'ksc' && mask.name) return DERIVE_NAME;
   // The whole message, when asked for, wins over its head.
   if (type === 'crank-start' && key === 'message' && mask.messageHead && !mask.message) return DERIVE_HEAD;
@@ -302,45 +331,6 @@ const TIMESTAMPS_BYTES = asciiBytes('"timestamps"');
 const NAME_STEP = KEY_ORDER.syscall.findIndex((s) => s.key === 'syscall');
 const RESULT_NAME_STEP = KEY_ORDER['syscall-result'].findIndex((s) => s.key === 'syscall');
 
-/**
- * Longest method read from a body's bytes: its head, `#["NAME",`, must be in
- * the 400 characters methargsMethod looks at.
- */
-const METHOD_IN_BYTES_MAX = 390;
-
-/**
- * The method at the start of a methargs body, from the line's bytes where
- * the body's string begins (`"#[\"NAME\",` or `"[\"NAME\",`), in a value
- * known to be valid JSON, when NAME is printable ASCII with no escape:
- * methargsMethod's name for it, without decoding the string (arguments can
- * be kilobytes). Undefined for anything else: the body is then decoded.
- */
-function methodInBytes(buf: Buffer, at: number, end: number): string | undefined {
-  if (buf[at] !== 34) return undefined;
-  let i = at + 1;
-  const smallcaps = buf[i] === 35;
-  if (smallcaps) i += 1;
-  if (buf[i] !== 91 || buf[i + 1] !== 92 || buf[i + 2] !== 34) return undefined;
-  const from = i + 3;
-  const last = Math.min(end, from + METHOD_IN_BYTES_MAX);
-  let j = from;
-  for (;;) {
-    if (j >= last) return undefined;
-    const c = buf[j] as number;
-    if (c === 92) break;
-    if (c < 32 || c > 126 || c === 34) return undefined;
-    j += 1;
-  }
-  if (buf[j + 1] !== 34 || buf[j + 2] !== 44) return undefined;
-  const name = internAscii(buf, from, j);
-  // A name methodName gives as it is (no quote in it, and in smallcaps no first character that marks an encoding): not looked at again.
-  return smallcaps && SMALLCAPS_MARK[buf[from] as number] === 1 ? methodName(name, true) : name;
-}
-
-/** 1 at each first character by which methodName reads a smallcaps method as other than its name (`%`, `#`, `!`, `+`, `-`, `$`, `&`). */
-const SMALLCAPS_MARK = new Uint8Array(256);
-for (const c of '%#!+-$&') SMALLCAPS_MARK[c.charCodeAt(0)] = 1;
-
 /** Do bytes [start, end) spell `message`? */
 function isMessageKind(buf: Buffer, start: number, end: number): boolean {
   return (
@@ -355,8 +345,8 @@ function isMessageKind(buf: Buffer, start: number, end: number): boolean {
   );
 }
 
-/** A failed read: the line goes to the plain path. */
-const FAIL = Symbol('fail');
+/** A failed read: the line goes to the plain path (head-bytes.ts's value for a parse that fails). */
+const FAIL = UNPARSED;
 
 /** How a line of one type is read: its head (`{"type":"T"`, checked whole), then its compiled read. */
 interface TypeRead {
@@ -432,8 +422,10 @@ export class FastReader implements StepHost {
   readonly sc = new ByteScanner();
   private batch: LineBatch | undefined;
   readonly slots: unknown[] = Array.from({ length: SLOT_COUNT }, () => undefined);
-  methodRead = false;
+  derivedRead = false;
   lenient = false;
+  /** A delivery's or syscall's pieces read from its bytes (call-heads.ts). */
+  private readonly heads = new HeadBytes(this.sc, (start, end) => this.parse(start, end));
   private readonly crankStartR: TypeRead;
   private readonly crankFinishR: TypeRead;
   private readonly syscallR: TypeRead;
@@ -484,7 +476,7 @@ export class FastReader implements StepHost {
    * string, parsed.
    */
   methodFromHead(): boolean {
-    this.methodRead = true;
+    this.derivedRead = true;
     this.lenient = true;
     return this.methodAt(this.sc.pos, this.sc.tailStart, true, true);
   }
@@ -531,15 +523,8 @@ export class FastReader implements StepHost {
         slots[Slot.ResultStatus] = status;
         return true;
       }
-      case DERIVE_DR: {
-        if (value === undefined) return this.drFigures(at, end);
-        const dr = value as unknown[];
-        slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
-        slots[Slot.DrProblem] = problemOf(dr);
-        slots[Slot.DrComputrons] = computronsOf(dr);
-        slots[Slot.DrTimestamps] = timestampsOf(dr);
-        return true;
-      }
+      case DERIVE_DR:
+        return value === undefined ? this.drFigures(at, end) : this.drOfValue(value as unknown[]);
       case DERIVE_HEAD:
         return this.messageHeadAt(at, end);
       case DERIVE_NAME: {
@@ -550,8 +535,8 @@ export class FastReader implements StepHost {
       }
       case DERIVE_METHOD: {
         // From kd; a replay has only vd. Done once (kd comes first).
-        if (this.methodRead) return true;
-        this.methodRead = true;
+        if (this.derivedRead) return true;
+        this.derivedRead = true;
         if (value !== undefined) {
           slots[Slot.DeliverMethod] = deliveryMethod(value);
           return true;
@@ -559,8 +544,76 @@ export class FastReader implements StepHost {
         return this.methodAt(at, end, !lastKey);
       }
       default:
-        return true;
+        // The pieces of a value kept (DERIVE_DELIVERY, DERIVE_CALL, DERIVE_VAT_CALL). Those and dr's figures are read apart: jsonStep
+        // must stay within V8's size for inlining (460 bytes of bytecode), or each type's read calls it instead of inlining it.
+        return step.derive < DERIVE_DELIVERY || this.piecesOfValue(step.derive, value);
     }
+  }
+
+  /** A deliver-result's status, problem, computrons and timestamps from its `dr`, kept (parsed). */
+  private drOfValue(dr: unknown[]): boolean {
+    const slots = this.slots;
+    slots[Slot.DrStatus] = typeof dr[0] === 'string' ? dr[0] : undefined;
+    slots[Slot.DrProblem] = problemOf(dr);
+    slots[Slot.DrComputrons] = computronsOf(dr);
+    slots[Slot.DrTimestamps] = timestampsOf(dr);
+    return true;
+  }
+
+  /** A delivery's or syscall's pieces from its value, kept (parsed), by call-heads.ts's rules; once per line, as headsStep. */
+  private piecesOfValue(derive: number, value: unknown): boolean {
+    if (this.derivedRead) return true;
+    this.derivedRead = true;
+    const slots = this.slots;
+    if (derive === DERIVE_DELIVERY) {
+      slots[Slot.DeliverMethod] = deliveryMethod(value);
+      slots[Slot.DeliverTarget] = deliveryTarget(value);
+      slots[Slot.DeliverResultPromise] = deliveryResultPromise(value);
+      return true;
+    }
+    const kernelSpace = derive === DERIVE_CALL;
+    if (kernelSpace) {
+      const name = (value as unknown[])[0];
+      if (typeof name !== 'string') return false;
+      slots[Slot.SyscallName] = name;
+    }
+    slots[Slot.CallTarget] = callTarget(value, kernelSpace);
+    slots[Slot.CallMethod] = callMethod(value, kernelSpace);
+    return true;
+  }
+
+  /**
+   * A delivery's or syscall's pieces (DERIVE_DELIVERY, DERIVE_CALL,
+   * DERIVE_VAT_CALL) from its bytes, the value itself not asked for
+   * (head-bytes.ts: the whole value walked, its grammar checked). Once per
+   * line: the vat-space form after a kernel-space one is passed. Called by
+   * the compiled read itself, not through jsonStep: jsonStep is called by
+   * every type's read, and what it calls is compiled into each of them.
+   */
+  headsStep(derive: number, lastKey: boolean): boolean {
+    const sc = this.sc;
+    if (this.derivedRead) {
+      if (!lastKey) return sc.skipValue();
+      sc.pos = sc.tailStart;
+      this.lenient = true;
+      return true;
+    }
+    this.derivedRead = true;
+    const heads = this.heads;
+    const slots = this.slots;
+    if (derive === DERIVE_DELIVERY) {
+      if (!heads.delivery()) return false;
+      slots[Slot.DeliverMethod] = heads.method;
+      slots[Slot.DeliverTarget] = heads.target;
+      slots[Slot.DeliverResultPromise] = heads.resultPromise;
+    } else {
+      if (!heads.syscall(derive === DERIVE_CALL)) return false;
+      if (derive === DERIVE_CALL) slots[Slot.SyscallName] = heads.name;
+      slots[Slot.CallTarget] = heads.target;
+      slots[Slot.CallMethod] = heads.method;
+    }
+    // The last key's value ends where the tail begins.
+    return !lastKey || sc.pos === sc.tailStart;
   }
 
   /**

@@ -98,12 +98,14 @@ export const KEY_ORDER: { readonly [T in CrankEntryType]: ReadonlyArray<KeySpec<
  * Fields read from another key's value: a syscall-result's `status` is the
  * first element of its `ksr` (`vsr` in a replay), a deliver-result's
  * `status`, `problem`, `computrons` and `timestamps` are `dr[0]`, `dr[1]` (not ok), `dr[2].compute` and `dr[2].timestamps`, a delivery's
- * `method` the method of its `kd` (`vd` in a replay), a crank-start's
- * `messageHead` is the start of its `message`.
+ * `method`, `target` and `resultPromise` are pieces of its `kd` (`vd` in a
+ * replay), a syscall's `target` and `method` of its `ksc` (`vsc`:
+ * call-heads.ts), a crank-start's `messageHead` is the start of its `message`.
  */
 export const DERIVED_FROM = {
   'syscall-result': { status: ['ksr', 'vsr'] },
-  deliver: { method: ['kd', 'vd'] },
+  syscall: { target: ['ksc', 'vsc'], method: ['ksc', 'vsc'] },
+  deliver: { method: ['kd', 'vd'], target: ['kd', 'vd'], resultPromise: ['kd', 'vd'] },
   'deliver-result': { status: ['dr'], problem: ['dr'], computrons: ['dr'], timestamps: ['dr'] },
   'crank-start': { messageHead: ['message'] },
 } as const;

@@ -58,6 +58,11 @@ export interface SyscallNameReads {
  *   when the line has no kernel-space one (a transcript replay), so that a
  *   kernel-space consumer still gets a replay's syscall or delivery without
  *   reading every line's vat-space form.
+ *
+ * A delivery's `target` and `resultPromise` and a syscall's `target` and
+ * `method` are pieces of its `kd` or `ksc` (else `vd`, `vsc`): asked for
+ * alone, the byte reader takes them from the line's bytes without making
+ * the whole value (fast-reader.ts).
  */
 export type Reads = { readonly [T in CrankEntryType]: readonly FieldsByType[T][] } & {
   /** Syscalls (and their results) of these names read these fields instead. */
@@ -98,7 +103,13 @@ export function syscallReads(reads: Reads, name: string | undefined): SyscallNam
   return special ?? { syscall: reads.syscall, 'syscall-result': reads['syscall-result'] };
 }
 
-/** Every field of every type: what the plain path of old gave every consumer. */
+/**
+ * Every field of every type: what the plain path of old gave every consumer.
+ * But the pieces taken from a delivery's or syscall's arguments for the
+ * export (a delivery's `target` and `resultPromise`, a syscall's `target`
+ * and `method`: call-heads.ts), which a consumer of the whole `kd` and
+ * `ksc` has in them.
+ */
 export const READ_ALL: Reads = {
   'crank-start': ['crankNum', 'crankType', 'vatID', 'messageType', 'message', 'time', 'monotime'],
   'crank-finish': ['crankNum', 'crankType', 'messageType', 'seconds', 'time', 'monotime', 'crankhash', 'activityhash'],

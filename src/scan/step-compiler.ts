@@ -24,8 +24,13 @@ export interface StepHost {
   readonly sc: ByteScanner;
   /** Where `jsonStep` leaves the values it reads (by slot). */
   readonly slots: unknown[];
-  /** The delivery being read had its method read (from kd: vd is not read for it again). */
-  methodRead: boolean;
+  /**
+   * The line's fields derived from its kernel-space form were read (a
+   * delivery's method, target and result promise from kd; a syscall's
+   * target and method from ksc): its vat-space form, which a replay has
+   * instead, is not read for them again.
+   */
+  derivedRead: boolean;
   /**
    * The line was taken with bytes after the walk left unchecked (the rest
    * of a value a field was derived from, or the keys after the last one
@@ -35,6 +40,8 @@ export interface StepHost {
   lenient: boolean;
   /** A JSON value asked for (unless not `keep`), or fields read from one (the step's derivation). */
   jsonStep(step: CompiledStep, lastKey: boolean, keep: boolean): boolean;
+  /** A delivery's or syscall's pieces (a derivation of StepCodes.HEADS) read from the value's bytes at `sc.pos`, the value not kept. */
+  headsStep(derive: number, lastKey: boolean): boolean;
   /** A delivery's method from the head of the kd at `sc.pos`, the rest of the line not read (`methodOnlyFrom`). */
   methodFromHead(): boolean;
   /** The first element of an array value, a short string. */
@@ -70,6 +77,10 @@ export interface StepCodes {
   NO_DERIVE: number;
   DERIVE_NAME: number;
   DERIVE_METHOD: number;
+  /** Derivations made once per line, from the kernel-space form, else the vat-space one (StepHost.derivedRead). */
+  DERIVED_ONCE: readonly number[];
+  /** Derivations read from the bytes by host.headsStep when the value is not kept (else by jsonStep from the value). */
+  HEADS: readonly number[];
   /** The slot a syscall's name is read into (its variable: `v` and the number). */
   NAME_SLOT: number;
 }
@@ -174,8 +185,14 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
       .map((s) => ` v${s} = slots[${s}];`)
       .join('');
     const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return undefined;${back} pos = sc.pos;`;
-    if (!step.keptAlone) {
-      lines.push(`  ${json('true')}`);
+    const heads = codes.HEADS.includes(step.derive);
+    const headsStep = `sc.pos = pos; if (!host.headsStep(${step.derive}, ${last})) return undefined;${back} pos = sc.pos;`;
+    // A vat-space form after the kernel-space one, which gave the pieces: passed.
+    const pass = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
+    if (heads && !step.kernelForm && (step.keptAlone || step.slot < 0)) {
+      lines.push(`  if (kernelForm) { ${pass} } else { ${step.slot < 0 ? headsStep : json('true')} }`);
+    } else if (!step.keptAlone) {
+      lines.push(`  ${heads && step.slot < 0 ? headsStep : json('true')}`);
     } else if (step.derive === codes.NO_DERIVE) {
       // A vat-space form asked for alone: skipped when the line had its kernel-space form.
       const skip = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
@@ -229,7 +246,7 @@ export function compileRead(spec: ReadSpec, codes: StepCodes, contains: (buf: Ui
     ...(locals.length > 0 ? [`let ${locals.join(', ')};`] : []),
     // What jsonStep may write is cleared first: it tells "not read" from "read" by undefined.
     ...[...written].map((s) => `slots[${s}] = undefined;`),
-    ...(steps.some((s) => s.derive === codes.DERIVE_METHOD) ? ['host.methodRead = false;'] : []),
+    ...(steps.some((s) => codes.DERIVED_ONCE.includes(s.derive)) ? ['host.derivedRead = false;'] : []),
     'steps: {',
   ];
   for (let i = spec.from; i <= spec.to; i += 1) lines.push(...stepCode(spec, i, codes));

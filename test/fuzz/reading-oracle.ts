@@ -27,7 +27,7 @@
  */
 import { AGGREGATE_READS } from '../../src/analyses/stats/aggregate.js';
 import { TOP_READS } from '../../src/analyses/top/top.js';
-import { EXPORT_READS } from '../../src/export/reads.js';
+import { DEFAULT_EXPORT_READS, EXPORT_READS } from '../../src/export/reads.js';
 import { MODEL_READS } from '../../src/model/reads.js';
 import { RENDER_OPTION_SETS } from '../../src/render/option-sets.test-helpers.js';
 import { defaultRenderOptions } from '../../src/render/options.js';
@@ -50,6 +50,7 @@ export const CONSUMERS: ReadonlyArray<{ name: string; reads: Reads }> = [
   { name: 'stats, compare', reads: AGGREGATE_READS },
   { name: 'top', reads: TOP_READS },
   { name: 'export', reads: EXPORT_READS },
+  { name: 'export (default tables)', reads: DEFAULT_EXPORT_READS },
   { name: 'report', reads: REPORT_READS },
   { name: 'report series', reads: SERIES_READS },
 ].map((c) => ({ name: c.name, reads: mergeReads(MODEL_READS, c.reads) }));

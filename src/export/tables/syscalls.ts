@@ -2,7 +2,7 @@
  * `syscalls` (SQLite `syscall`): one row per syscall, with its result.
  */
 import { syscallName } from '../../model/crank.js';
-import { micros, numberOrNull, syscallCallOf, syscallMethodOf, syscallStatusOf, syscallTargetOf } from '../fields.js';
+import { micros, numberOrNull, syscallMethodOf, syscallStatusOf, syscallTargetOf } from '../fields.js';
 import type { TableDef } from '../schema.js';
 
 export interface SyscallRow {
@@ -45,7 +45,6 @@ export const syscalls: TableDef<SyscallRow> = {
       syscall({ pair, crankNum, delivery, abandoned }) {
         const call = pair.call;
         const type = syscallName(pair);
-        const args = syscallCallOf(pair);
         emit({
           crankNum,
           vatID: typeof call.vatID === 'string' ? call.vatID : delivery?.vatID ?? null,
@@ -53,8 +52,8 @@ export const syscalls: TableDef<SyscallRow> = {
           deliveryId: delivery ? delivery.id : null,
           syscallNum: numberOrNull(call.syscallNum),
           type,
-          target: syscallTargetOf(args),
-          method: syscallMethodOf(args),
+          target: syscallTargetOf(pair),
+          method: syscallMethodOf(pair),
           micros: pair.result ? micros(pair.seconds) : null,
           status: syscallStatusOf(pair),
           replay: call.replay === true,
