@@ -30,6 +30,11 @@ const KEY_METHOD = 4;
 const KEY_ARGS = 5;
 const KEY_BODY = 6;
 
+/** What follows a member's value, as afterMember tells it. */
+const MEMBER_FAIL = -1;
+const OBJECT_ENDS = 0;
+const MEMBER_NEXT = 1;
+
 /**
  * Longest method read from a body's bytes: its head, `#["NAME",`, must be in
  * the 400 characters methargsMethod looks at.
@@ -283,6 +288,15 @@ export class HeadBytes {
     return this.rest();
   }
 
+  /** After a member's value: MEMBER_NEXT past a `,`, OBJECT_ENDS past the `}`, MEMBER_FAIL for anything else. */
+  private afterMember(): number {
+    const sc = this.sc;
+    if (sc.pos >= sc.end) return MEMBER_FAIL;
+    const c = sc.buf[sc.pos];
+    sc.pos += 1;
+    return c === 125 ? OBJECT_ENDS : c === 44 ? MEMBER_NEXT : MEMBER_FAIL;
+  }
+
   /**
    * A member's key at sc.pos, and its colon: which key it is (KEY_...),
    * KEY_ESCAPED for one with an escape (it may be any), KEY_FAIL if there
@@ -329,11 +343,9 @@ export class HeadBytes {
             if (key === KEY_ESCAPED || key === KEY_METHOD || key === KEY_ARGS) this.messageOdd = true;
             if (!sc.skipValue()) return false;
           }
-          if (sc.pos >= sc.end) return false;
-          const c = buf[sc.pos];
-          sc.pos += 1;
-          if (c === 125) break;
-          if (c !== 44) return false;
+          const next = this.afterMember();
+          if (next === OBJECT_ENDS) break;
+          if (next === MEMBER_FAIL) return false;
         }
       }
     } else {
@@ -388,11 +400,9 @@ export class HeadBytes {
           if (key === KEY_BODY) this.bodyAt = -1;
           if (!sc.skipValue()) return false;
         }
-        if (sc.pos >= sc.end) return false;
-        const c = buf[sc.pos];
-        sc.pos += 1;
-        if (c === 125) break;
-        if (c !== 44) return false;
+        const next = this.afterMember();
+        if (next === OBJECT_ENDS) break;
+        if (next === MEMBER_FAIL) return false;
       }
     } else {
       if (!sc.skipValue()) return false;
