@@ -150,6 +150,17 @@ function methodOnlyFrom(spec: ReadSpec, i: number, codes: StepCodes): boolean {
   return true;
 }
 
+/** Code past a value not read: skipped, its grammar checked; the last key's, not looked at (the walk goes to the tail, the line lenient). */
+const SKIP_VALUE = 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
+const passCode = (last: boolean): string => (last ? 'pos = sc.tailStart; host.lenient = true;' : SKIP_VALUE);
+
+/** Code that takes the slots a JSON step left in `host.slots` into its variables. */
+function backCode(step: CompiledStep, spec: ReadSpec): string {
+  return jsonSlots(step, spec)
+    .map((s) => ` v${s} = slots[${s}];`)
+    .join('');
+}
+
 /** The code of one step: `v<slot>` variables for values, `return undefined` for a line the table does not fit. */
 function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
   const step = spec.steps[i] as CompiledStep;
@@ -172,31 +183,24 @@ function stepCode(spec: ReadSpec, i: number, codes: StepCodes): string[] {
     // Only the name: the array's first word; its rest not read unless a later key is.
     lines.push(`  w = host.firstWord(pos); if (w === undefined) return undefined; v${codes.NAME_SLOT} = w;`);
     if (i === spec.to) lines.push('  break steps;');
-    else lines.push('  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+    else lines.push(`  ${SKIP_VALUE}`);
   } else if (methodOnlyFrom(spec, i, codes)) {
-    const back = jsonSlots(step, spec)
-      .map((s) => ` v${s} = slots[${s}];`)
-      .join('');
-    lines.push(`  sc.pos = pos; if (!host.methodFromHead()) return undefined;${back} pos = sc.tailStart;`, '  break steps;');
+    lines.push(`  sc.pos = pos; if (!host.methodFromHead()) return undefined;${backCode(step, spec)} pos = sc.tailStart;`, '  break steps;');
   } else if (!wanted) {
-    lines.push(last ? '  pos = sc.tailStart; host.lenient = true;' : '  sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;');
+    lines.push(`  ${passCode(last)}`);
   } else {
-    const back = jsonSlots(step, spec)
-      .map((s) => ` v${s} = slots[${s}];`)
-      .join('');
+    const back = backCode(step, spec);
     const json = (keep: string): string => `sc.pos = pos; if (!host.jsonStep(STEPS[${i}], ${last}, ${keep})) return undefined;${back} pos = sc.pos;`;
     const heads = codes.HEADS.includes(step.derive);
     const headsStep = `sc.pos = pos; if (!host.headsStep(${step.derive}, ${last})) return undefined;${back} pos = sc.pos;`;
-    // A vat-space form after the kernel-space one, which gave the pieces: passed.
-    const pass = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
     if (heads && !step.kernelForm && (step.keptAlone || step.slot < 0)) {
-      lines.push(`  if (kernelForm) { ${pass} } else { ${step.slot < 0 ? headsStep : json('true')} }`);
+      // A vat-space form after the kernel-space one, which gave the pieces: passed.
+      lines.push(`  if (kernelForm) { ${passCode(last)} } else { ${step.slot < 0 ? headsStep : json('true')} }`);
     } else if (!step.keptAlone) {
       lines.push(`  ${heads && step.slot < 0 ? headsStep : json('true')}`);
     } else if (step.derive === codes.NO_DERIVE) {
       // A vat-space form asked for alone: skipped when the line had its kernel-space form.
-      const skip = last ? 'pos = sc.tailStart; host.lenient = true;' : 'sc.pos = pos; if (!sc.skipValue()) return undefined; pos = sc.pos;';
-      lines.push(`  if (kernelForm) { ${skip} } else { ${json('true')} }`);
+      lines.push(`  if (kernelForm) { ${passCode(last)} } else { ${json('true')} }`);
     } else {
       // One that also derives a field (a replay's vd, for its method): derived either way, kept only without the kernel-space form.
       lines.push(`  ${json('!kernelForm')}`);
