@@ -45,6 +45,7 @@ import type { CrankEntry, CrankEntryType } from './entry-types.js';
 import { asciiBytes, ByteScanner, internAscii, literal, type Literal } from './json-bytes.js';
 import { KEY_ORDER, type ValueKind } from './key-order.js';
 import type { FieldMask, ReadPlan, SyscallPlan } from './read-plan.js';
+import { bytesAt } from '../source/bytes-at.js';
 import { batchText, type LineBatch } from '../source/lines.js';
 import { compileRead, type CompiledRead, type CompiledStep, type ReadSpec, type StepCodes, type StepHost } from './step-compiler.js';
 import { methargsMethod } from './method-name.js';
@@ -844,9 +845,7 @@ function hasEscape(buf: Uint8Array, start: number, end: number): boolean {
 }
 
 function sameBytes(buf: Uint8Array, start: number, end: number, bytes: Uint8Array): boolean {
-  if (end - start !== bytes.length) return false;
-  for (let i = 0; i < bytes.length; i += 1) if (buf[start + i] !== bytes[i]) return false;
-  return true;
+  return end - start === bytes.length && bytesAt(buf, start, end, bytes);
 }
 
 /** Spans longer than this are searched natively. */

@@ -10,6 +10,7 @@
  * not a short string fails the walk: the line goes to the plain path.
  */
 import { callHeads, HEAD_FIRST_LIST, HEAD_FIRST_OF_FIRST, HEAD_MESSAGE, HEAD_STR, messageMethod, refOf, resultOf, sendMethod } from './call-heads.js';
+import { bytesAt } from '../source/bytes-at.js';
 import { internAscii, type ByteScanner } from './json-bytes.js';
 import { methargsMethod, methodName } from './method-name.js';
 
@@ -30,10 +31,13 @@ const KEY_METHOD = 4;
 const KEY_ARGS = 5;
 const KEY_BODY = 6;
 
-/** What follows a member's value, as afterMember tells it. */
-const MEMBER_FAIL = -1;
-const OBJECT_ENDS = 0;
-const MEMBER_NEXT = 1;
+/** What follows a list's element or an object's member, as afterValue tells it. */
+const AFTER_FAIL = -1;
+const AFTER_CLOSE = 0;
+const AFTER_COMMA = 1;
+/** The bytes that close a list and an object. */
+const LIST_CLOSE = 93;
+const OBJECT_CLOSE = 125;
 
 /**
  * Longest method read from a body's bytes: its head, `#["NAME",`, must be in
@@ -79,28 +83,26 @@ function keyId(buf: Buffer, start: number, end: number): number {
   for (let i = start; i < end; i += 1) if (buf[i] === 92) return KEY_ESCAPED;
   switch (end - start) {
     case 4:
-      if (buf[start] === 98 && buf[start + 1] === 111 && buf[start + 2] === 100 && buf[start + 3] === 121) return KEY_BODY;
-      if (buf[start] === 97 && buf[start + 1] === 114 && buf[start + 2] === 103 && buf[start + 3] === 115) return KEY_ARGS;
+      if (bytesAt(buf, start, end, BODY)) return KEY_BODY;
+      if (bytesAt(buf, start, end, ARGS)) return KEY_ARGS;
       return KEY_OTHER;
     case 6:
-      if (same(buf, start, RESULT)) return KEY_RESULT;
-      if (same(buf, start, METHOD)) return KEY_METHOD;
+      if (bytesAt(buf, start, end, RESULT)) return KEY_RESULT;
+      if (bytesAt(buf, start, end, METHOD)) return KEY_METHOD;
       return KEY_OTHER;
     case 8:
-      return same(buf, start, METHARGS) ? KEY_METHARGS : KEY_OTHER;
+      return bytesAt(buf, start, end, METHARGS) ? KEY_METHARGS : KEY_OTHER;
     default:
       return KEY_OTHER;
   }
 }
 
+const BODY = Uint8Array.from('body', (c) => c.charCodeAt(0));
+const ARGS = Uint8Array.from('args', (c) => c.charCodeAt(0));
 const RESULT = Uint8Array.from('result', (c) => c.charCodeAt(0));
 const METHOD = Uint8Array.from('method', (c) => c.charCodeAt(0));
 const METHARGS = Uint8Array.from('methargs', (c) => c.charCodeAt(0));
 
-function same(buf: Buffer, start: number, bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i += 1) if (buf[start + i] !== bytes[i]) return false;
-  return true;
-}
 
 export class HeadBytes {
   /** A syscall's name (its first element). */
@@ -142,14 +144,9 @@ export class HeadBytes {
     const notify = kind === 'notify';
     if (message) this.method = NO_MESSAGE_METHOD;
     for (let i = 1; ; i += 1) {
-      if (sc.pos >= sc.end) return false;
-      const c = buf[sc.pos];
-      if (c === 93) {
-        sc.pos += 1;
-        return true;
-      }
-      if (c !== 44) return false;
-      sc.pos += 1;
+      const next = this.afterValue(LIST_CLOSE);
+      if (next === AFTER_CLOSE) return true;
+      if (next === AFTER_FAIL) return false;
       if (message && i === 1) {
         // A target, a string; some kernels wrote `{kref}` (parsed: it is rare).
         const at = sc.pos;
@@ -184,14 +181,9 @@ export class HeadBytes {
     if (h.methodKind === HEAD_MESSAGE) this.method = NO_SEND_METHOD;
     let listFound = false;
     for (let i = 1; ; i += 1) {
-      if (sc.pos >= sc.end) return false;
-      const c = buf[sc.pos];
-      if (c === 93) {
-        sc.pos += 1;
-        return true;
-      }
-      if (c !== 44) return false;
-      sc.pos += 1;
+      const next = this.afterValue(LIST_CLOSE);
+      if (next === AFTER_CLOSE) return true;
+      if (next === AFTER_FAIL) return false;
       if (i === h.target && h.targetKind === HEAD_STR) {
         if (!this.strElement()) return false;
         this.target = this.text;
@@ -247,13 +239,10 @@ export class HeadBytes {
   /** The rest of a list after an element: `,VALUE`... then `]`. */
   private rest(): boolean {
     const sc = this.sc;
-    const buf = sc.buf;
     for (;;) {
-      if (sc.pos >= sc.end) return false;
-      const c = buf[sc.pos];
-      sc.pos += 1;
-      if (c === 93) return true;
-      if (c !== 44 || !sc.skipValue()) return false;
+      const next = this.afterValue(LIST_CLOSE);
+      if (next === AFTER_CLOSE) return true;
+      if (next === AFTER_FAIL || !sc.skipValue()) return false;
     }
   }
 
@@ -288,13 +277,13 @@ export class HeadBytes {
     return this.rest();
   }
 
-  /** After a member's value: MEMBER_NEXT past a `,`, OBJECT_ENDS past the `}`, MEMBER_FAIL for anything else. */
-  private afterMember(): number {
+  /** After a list's element or an object's member (`close`: LIST_CLOSE, OBJECT_CLOSE): AFTER_COMMA past a `,`, AFTER_CLOSE past `close`, AFTER_FAIL for anything else. */
+  private afterValue(close: number): number {
     const sc = this.sc;
-    if (sc.pos >= sc.end) return MEMBER_FAIL;
+    if (sc.pos >= sc.end) return AFTER_FAIL;
     const c = sc.buf[sc.pos];
     sc.pos += 1;
-    return c === 125 ? OBJECT_ENDS : c === 44 ? MEMBER_NEXT : MEMBER_FAIL;
+    return c === close ? AFTER_CLOSE : c === 44 ? AFTER_COMMA : AFTER_FAIL;
   }
 
   /**
@@ -343,9 +332,9 @@ export class HeadBytes {
             if (key === KEY_ESCAPED || key === KEY_METHOD || key === KEY_ARGS) this.messageOdd = true;
             if (!sc.skipValue()) return false;
           }
-          const next = this.afterMember();
-          if (next === OBJECT_ENDS) break;
-          if (next === MEMBER_FAIL) return false;
+          const next = this.afterValue(OBJECT_CLOSE);
+          if (next === AFTER_CLOSE) break;
+          if (next === AFTER_FAIL) return false;
         }
       }
     } else {
@@ -400,9 +389,9 @@ export class HeadBytes {
           if (key === KEY_BODY) this.bodyAt = -1;
           if (!sc.skipValue()) return false;
         }
-        const next = this.afterMember();
-        if (next === OBJECT_ENDS) break;
-        if (next === MEMBER_FAIL) return false;
+        const next = this.afterValue(OBJECT_CLOSE);
+        if (next === AFTER_CLOSE) break;
+        if (next === AFTER_FAIL) return false;
       }
     } else {
       if (!sc.skipValue()) return false;
