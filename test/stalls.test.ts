@@ -21,7 +21,7 @@ const SHARED = join(ROOT, '..', 'shared', 'slogs');
 async function stallsOf(file: string, seconds?: number): Promise<Stall[]> {
   const stalls: Stall[] = [];
   const detector = new StallDetector((s) => stalls.push(s), seconds);
-  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (entry, _line, place) => detector.observe(entry, place) });
+  await runPass({ inputs: [file], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (entry, _line, place, facts) => detector.observe(entry, place, facts) });
   return stalls;
 }
 
@@ -29,7 +29,7 @@ async function stallsOf(file: string, seconds?: number): Promise<Stall[]> {
 function observeAll(detector: StallDetector, lines: Line[]): void {
   const model = new CrankAssembler({ entry: () => undefined, crank: () => undefined });
   readEntries(lines, READ_NOTHING).forEach((e, i) => {
-    detector.observe(e, model);
+    detector.observe(e, model, { type: e.type, time: typeof e.time === 'number' ? e.time : NaN });
     model.push(e, i + 1);
   });
 }

@@ -330,7 +330,7 @@ describe('stats --json and --gap', () => {
 
   it('the longest stalls are listed, in slog order, when there are more than the list holds; all are counted', async () => {
     const list = new StallList(0.2, 10);
-    await runPass({ inputs: [CHAIN_A], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (e, _line, place) => list.observe(e, place) });
+    await runPass({ inputs: [CHAIN_A], reads: READ_NOTHING, sink: { entry: () => undefined, crank: () => undefined }, settings: settingsFrom(), observe: (e, _line, place, facts) => list.observe(e, place, facts) });
     const loop = loopStalls(chainA, 0.2);
     const result = list.result();
     expect(result.count).toBe(loop.length);

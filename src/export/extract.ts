@@ -17,7 +17,7 @@
  * The other tables are the slog's, whole.
  */
 import type { ExecutionSink } from '../model/executions.js';
-import type { ModelPlace } from '../model/assembler.js';
+import type { EntryObserver, ModelPlace } from '../model/assembler.js';
 import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import { STALL_SECONDS } from '../model/stalls.js';
 import type { DeliverEntry, DeliverResultEntry, SlogEntry, SyscallEntry, SyscallResultEntry } from '../scan/entry-types.js';
@@ -57,7 +57,7 @@ export class RowExtractor implements ExecutionSink {
    * see every entry: stalls); undefined when no table does, so that the
    * pass makes no call per line for nothing.
    */
-  readonly observe: ((entry: SlogEntry, line: number, place: ModelPlace) => void) | undefined;
+  readonly observe: EntryObserver | undefined;
 
   /** `stallSeconds`: the stalls table's threshold (default STALL_SECONDS). */
   constructor(options: { source: string; tables: readonly AnyTableDef[]; sink: RowSink; stallSeconds?: number; selection?: SelectionSpec }) {
@@ -80,9 +80,9 @@ export class RowExtractor implements ExecutionSink {
       observers.length === 0
         ? undefined
         : observers.length === 1 && only
-          ? (entry, _line, place) => only(entry, place)
-          : (entry, _line, place) => {
-              for (const observe of observers) observe(entry, place);
+          ? (entry, _line, place, facts) => only(entry, place, facts)
+          : (entry, _line, place, facts) => {
+              for (const observe of observers) observe(entry, place, facts);
             };
   }
 

@@ -11,7 +11,7 @@
  */
 import type { Crank, DeliveryTimes, SyscallPair } from '../model/crank.js';
 import type { ModelPlace } from '../model/assembler.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../scan/entry-types.js';
+import type { DeliverEntry, DeliverResultEntry, LineFacts, SlogEntry } from '../scan/entry-types.js';
 import type { Reads } from '../scan/reads.js';
 import type { VatNames } from '../model/vats.js';
 
@@ -87,8 +87,8 @@ export interface SyscallFacts {
 
 /** A table's row maker for one pass: any of the hooks, each called in slog order. */
 export interface TableRows {
-  /** Every entry of the slog, in order, before the crank model sees it (the pass's `observe` hook): stalls are found there. */
-  observe?(entry: SlogEntry, place: ModelPlace): void;
+  /** Every entry of the slog, in order, before the crank model sees it, with the reader's facts of it (the pass's `observe` hook): stalls are found there. */
+  observe?(entry: SlogEntry, place: ModelPlace, facts: Readonly<LineFacts>): void;
   /** An entry outside cranks (after the vat names saw it): the chain's blocks and runs are there. */
   entry?(entry: SlogEntry, line: number): void;
   /** A crank's delivery, once its deliver-result (or the crank's end) came. */

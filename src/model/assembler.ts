@@ -44,13 +44,14 @@ import type { Crank, CrankItem, CrankOpening, SyscallPair } from './crank.js';
 import { HeldPairs, SumsOnly, type SyscallPairing } from './syscall-pairing.js';
 import { NO_DELIVERIES, TimeSplit } from './time-split.js';
 import {
-  isCrankEntry,
+  isCrankEntryType,
   vatOf,
   type CrankEntry,
   type CrankFinishEntry,
   type CrankStartEntry,
   type DeliverEntry,
   type DeliverResultEntry,
+  type LineFacts,
   type OtherEntry,
   type SlogEntry,
   type SyscallEntry,
@@ -106,8 +107,8 @@ export interface ModelPlace {
   readonly chain: Pick<ChainTracker, 'block' | 'run'>;
 }
 
-/** What sees every entry, in slog order, before the crank model takes it: with its line and the model's place before it. */
-export type EntryObserver = (entry: SlogEntry, line: number, place: ModelPlace) => void;
+/** What sees every entry, in slog order, before the crank model takes it: with its line, the model's place before it, and the reader's facts of it (its type and time, LineFacts). */
+export type EntryObserver = (entry: SlogEntry, line: number, place: ModelPlace, facts: Readonly<LineFacts>) => void;
 
 /** Syscalls the open crank holds before it spills (when the sink spills; SLOGULATE_SPILL sets another number, 0 never). */
 export const SPILL_SYSCALLS = 1024;
@@ -175,7 +176,9 @@ export class CrankAssembler implements ModelPlace {
   /** Takes the slog's next entry; 'stop' when the sink answered so to anything handed over meanwhile. */
   push(entry: SlogEntry, line: number): SinkAnswer {
     this.stopped = false;
-    switch (entry.type) {
+    // Read once and handed on: entries differ in shape by type, so each read of it is a megamorphic load.
+    const type = entry.type;
+    switch (type) {
       case 'crank-start':
         this.crankStart(entry as CrankStartEntry, line);
         break;
@@ -183,9 +186,9 @@ export class CrankAssembler implements ModelPlace {
         this.kernelInitStart(entry, line);
         break;
       default: {
-        const crank = this.crankOf(entry, line);
+        const crank = this.crankOf(entry, type, line);
         if (crank === undefined) this.passOn(entry, line);
-        else this.inOpenCrank(crank, entry);
+        else this.inOpenCrank(crank, entry, type);
       }
     }
     return this.stopped ? 'stop' : undefined;
@@ -237,10 +240,11 @@ export class CrankAssembler implements ModelPlace {
    * The crank an entry (other than crank-start and kernel-init-start)
    * belongs to, opening one for a crank entry with a number when none is
    * open; undefined: the entry is outside any crank. An entry of another
-   * crank than the open one ends that one unfinished.
+   * crank than the open one ends that one unfinished. Precondition: `type`
+   * is the entry's.
    */
-  private crankOf(entry: SlogEntry, line: number): Crank | undefined {
-    const crankEntry = isCrankEntry(entry);
+  private crankOf(entry: SlogEntry, type: string, line: number): Crank | undefined {
+    const crankEntry = isCrankEntryType(type);
     if (!crankEntry) this.chain.entry(entry);
     const crankNum = crankEntry ? (entry as { crankNum?: number }).crankNum : undefined;
     let crank = this.current;
@@ -250,7 +254,7 @@ export class CrankAssembler implements ModelPlace {
       crank = undefined;
     }
     if (!crank) {
-      if (crankNum === undefined || entry.type === 'crank-finish') return undefined;
+      if (crankNum === undefined || type === 'crank-finish') return undefined;
       crank = this.open(undefined, entry as CrankEntry, this.sawCrankStart ? 'no-start' : 'before-slog', line);
     }
     crank.lastLine = line;
@@ -258,9 +262,9 @@ export class CrankAssembler implements ModelPlace {
     return crank;
   }
 
-  /** An entry inside a crank, to its kind's handler (each tells the time split of it). Precondition: `crank` is the open crank (crankOf). */
-  private inOpenCrank(crank: Crank, entry: SlogEntry): void {
-    switch (entry.type) {
+  /** An entry inside a crank, to its kind's handler (each tells the time split of it). Precondition: `crank` is the open crank (crankOf); `type` is the entry's. */
+  private inOpenCrank(crank: Crank, entry: SlogEntry, type: string): void {
+    switch (type) {
       case 'crank-finish':
         this.crankFinish(crank, entry as CrankFinishEntry);
         return;

@@ -19,7 +19,7 @@
  *   Undefined outside blocks and runs.
  */
 import type { ModelPlace } from './assembler.js';
-import type { SlogEntry } from '../scan/entry-types.js';
+import type { LineFacts, SlogEntry } from '../scan/entry-types.js';
 import { micros } from './time-split.js';
 
 /** More than this many seconds between two consecutive entries is a stall, unless told otherwise. */
@@ -66,24 +66,26 @@ export class StallDetector {
   }
 
   /**
-   * The slog's next entry, with the model's place before it (the pass's
-   * `observe` hook). An entry without a `time` is passed over (the gap is
-   * measured to the next that has one). Runs for every line: one field
-   * read; the rest only when a stall is found.
+   * The slog's next entry, with the model's place before it and the
+   * reader's facts of it (the pass's `observe` hook). An entry without a
+   * `time` is passed over (the gap is measured to the next that has one).
+   * Runs for every line: its type and time read from `facts` (one shape,
+   * not the entry's: LineFacts); the entry is looked at only when a stall
+   * is found. Precondition: `facts` are `entry`'s.
    */
-  observe(entry: SlogEntry, place: ModelPlace): void {
-    const time = entry.time;
-    if (typeof time !== 'number') return;
+  observe(entry: SlogEntry, place: ModelPlace, facts: Readonly<LineFacts>): void {
+    const time = facts.time;
+    if (time !== time) return;
     const at = micros(time);
-    if (at - this.lastMicros > this.thresholdMicros) this.report(entry, time, at - this.lastMicros, place);
-    this.lastType = entry.type;
+    if (at - this.lastMicros > this.thresholdMicros) this.report(entry, facts.type, time, at - this.lastMicros, place);
+    this.lastType = facts.type;
     this.lastTime = time;
     this.lastMicros = at;
   }
 
-  private report(after: SlogEntry, time: number, gap: number, place: ModelPlace): void {
+  private report(after: SlogEntry, afterType: string, time: number, gap: number, place: ModelPlace): void {
     const open = place.openCrankNum;
-    const crankNum = open === undefined ? undefined : !Number.isNaN(open) ? open : after.type === 'crank-start' ? undefined : crankNumOf(after);
+    const crankNum = open === undefined ? undefined : !Number.isNaN(open) ? open : afterType === 'crank-start' ? undefined : crankNumOf(after);
     this.onStall({
       startTime: this.lastTime,
       endTime: time,
@@ -92,7 +94,7 @@ export class StallDetector {
       blockNum: heightOf(place.chain.block?.height),
       runNum: place.chain.run?.num,
       before: this.lastType,
-      after: after.type,
+      after: afterType,
     });
   }
 }

@@ -17,7 +17,7 @@ import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
 import type { Crank } from '../model/crank.js';
 import { KREF_READS, KrefModel, type CrankFacts } from '../model/krefs.js';
 import type { VatNames } from '../model/vats.js';
-import type { SlogEntry } from '../scan/entry-types.js';
+import type { LineFacts, SlogEntry } from '../scan/entry-types.js';
 import type { ReadPath } from '../scan/line-reader.js';
 import { mergeReads, type Reads } from '../scan/reads.js';
 import { GROWTH_READS, GrowthCollector } from '../analyses/growth/growth.js';
@@ -196,9 +196,9 @@ export async function statsOf(
       const made = new SlogAggregator({ selection: input.selection, vatNames: input.annotations?.vatNames, stallSeconds: input.stallSeconds });
       // Round marks out of place are skipped: stats has no usage error to give for them.
       const growth = input.growth ? new GrowthCollector({ slogName: inputsName(input.inputs), vatNames: input.annotations?.vatNames, skipBadMarks: true }) : undefined;
-      const observe = (entry: SlogEntry, line: number, place: ModelPlace): void => {
-        made.observe(entry, place);
-        growth?.observe(entry, line, place);
+      const observe = (entry: SlogEntry, line: number, place: ModelPlace, facts: Readonly<LineFacts>): void => {
+        made.observe(entry, place, facts);
+        growth?.observe(entry, line, place, facts);
       };
       return { value: { made, growth }, sink: growth ? withGrowth(made, growth) : made, observe };
     },

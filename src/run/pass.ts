@@ -323,7 +323,7 @@ class Feed {
     if (bad.pending) bad.flush();
     bad.good += 1;
     this.result.entries += 1;
-    if (this.observe) this.observe(entry, line, this.assembler);
+    if (this.observe) this.observe(entry, line, this.assembler, this.reader.facts);
     return this.assembler.push(entry, line);
   }
 }

@@ -229,6 +229,18 @@ export function isBareCreateVat(entry: OtherEntry): boolean {
 /** A slog entry. `isCrankEntry` tells the seven crank types from the rest. */
 export type SlogEntry = CrankEntry | OtherEntry;
 
+/**
+ * What the line reader found of the entry it read last: its type and its
+ * `time` (NaN when it has no number there). One object per reader, written
+ * for every entry: a reader of every line (the stall detector) reads these
+ * two fields of one shape, not of the entry, whose shape differs by type (a
+ * megamorphic load, some 30 instructions, twice a line).
+ */
+export interface LineFacts {
+  type: string;
+  time: number;
+}
+
 export function isCrankEntry(entry: SlogEntry): entry is CrankEntry {
   return isCrankEntryType(entry.type);
 }

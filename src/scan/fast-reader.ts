@@ -351,6 +351,7 @@ const FAIL = UNPARSED;
 
 /** How a line of one type is read: its head (`{"type":"T"`, checked whole), then its compiled read. */
 interface TypeRead {
+  type: CrankEntryType;
   head: Literal;
   read: CompiledRead;
 }
@@ -364,6 +365,7 @@ interface TypeRead {
  */
 function typeRead(type: CrankEntryType, compile: () => CompiledRead): TypeRead {
   const t: TypeRead = {
+    type,
     head: literal(`{"type":"${type}"`),
     read: (host) => {
       t.read = compile();
@@ -425,6 +427,8 @@ export class FastReader implements StepHost {
   readonly slots: unknown[] = Array.from({ length: SLOT_COUNT }, () => undefined);
   derivedRead = false;
   lenient = false;
+  /** The type of the line `read` took last (its time is `sc.time`). */
+  type: CrankEntryType = 'crank-start';
   /** A delivery's or syscall's pieces read from its bytes (call-heads.ts). */
   private readonly heads = new HeadBytes(this.sc, (start, end) => this.parse(start, end));
   private readonly crankStartR: TypeRead;
@@ -464,6 +468,7 @@ export class FastReader implements StepHost {
     else return undefined;
     sc.pos = start;
     if (!sc.lit(t.head) || !sc.readTail(start)) return undefined;
+    this.type = t.type;
     return t.read(this);
   }
 

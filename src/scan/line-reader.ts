@@ -19,7 +19,7 @@ import { batchText, lineText, type BigLine, type LineBatch } from '../source/lin
 import { readBigLine, type BigLineOptions } from './big-line.js';
 import type { BigTextScope } from './big-string.js';
 import { checkedEntry } from './checked-entries.js';
-import type { SlogEntry } from './entry-types.js';
+import type { LineFacts, SlogEntry } from './entry-types.js';
 import { FastReader } from './fast-reader.js';
 import { asciiBytes, ByteScanner } from './json-bytes.js';
 import { planReads, type ReadPlan } from './read-plan.js';
@@ -56,6 +56,8 @@ export interface LineReader {
   readonly plan: ReadPlan;
   /** The lines read so far, each way. */
   readonly linesRead: Readonly<LinesRead>;
+  /** The type and time of the entry `read` or `readBig` gave last (unchanged by a blank or bad line). */
+  readonly facts: Readonly<LineFacts>;
   /** Line `i` of the batch: its entry, a BadLine, or undefined for a blank line. */
   read(batch: LineBatch, i: number): SlogEntry | BadLine | undefined;
   /** A big line (a batch's `big`), read as it streams. */
@@ -90,6 +92,15 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
   const fast = options.fast !== false ? new FastReader(plan) : undefined;
   const check = options.checkReads === true;
   const linesRead: LinesRead = { fast: 0, plain: 0, big: 0, lenient: 0 };
+  const facts: LineFacts = { type: '', time: NaN };
+  /** An entry of the plain path or a big line: its facts read from it. */
+  const plainFacts = <E extends SlogEntry | BadLine | undefined>(entry: E): E => {
+    if (entry !== undefined && !(entry instanceof BadLine)) {
+      facts.type = entry.type;
+      facts.time = typeof entry.time === 'number' ? entry.time : NaN;
+    }
+    return entry;
+  };
 
   function plain(batch: LineBatch, i: number, last: boolean): SlogEntry | BadLine | undefined {
     const start = batch.spans[2 * i] as number;
@@ -111,27 +122,31 @@ export function lineReader(reads: Reads, options: LineReaderOptions = {}): LineR
       if (entry !== undefined) {
         linesRead.fast += 1;
         if (fast.lenient) linesRead.lenient += 1;
+        facts.type = fast.type;
+        facts.time = fast.sc.time;
         return entry;
       }
     }
     linesRead.plain += 1;
-    return plain(batch, i, last);
+    return plainFacts(plain(batch, i, last));
   }
 
   const bigOptions: BigLineOptions = { bigStrings: options.bigStrings === true, printedIn: options.printedIn };
   async function readBig(line: BigLine): Promise<SlogEntry | BadLine | undefined> {
     linesRead.big += 1;
     const { entry, syscallName } = await readBigLine(line, plan, bigOptions);
+    plainFacts(entry);
     if (!check || entry === undefined || entry instanceof BadLine) return entry;
     return checkedEntry(entry, plan, syscallName);
   }
 
-  if (!check) return { path: fast ? 'fast' : 'plain', plan, linesRead, read, readBig };
+  if (!check) return { path: fast ? 'fast' : 'plain', plan, linesRead, facts, read, readBig };
   const byName = Object.keys(reads.bySyscallName ?? {}).length > 0;
   return {
     path: fast ? 'fast' : 'plain',
     plan,
     linesRead,
+    facts,
     read(batch, i) {
       const entry = read(batch, i);
       if (entry === undefined || entry instanceof BadLine) return entry;

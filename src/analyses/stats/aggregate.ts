@@ -44,7 +44,7 @@ import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
 import { isDelivery, isReplay, syscallName } from '../../model/crank.js';
 import { vatOf } from '../../scan/entry-types.js';
 import { ReplayTally, type ReplayStats } from './replays.js';
-import type { DeliverEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
+import type { DeliverEntry, DeliverResultEntry, LineFacts, SlogEntry } from '../../scan/entry-types.js';
 import { DELIVERY_METHOD_READS, deliveryClass, deliveryMethod } from '../common/delivery-method.js';
 import { mergeReads, type Reads } from '../../scan/reads.js';
 import { MicrosHistogram, type DurationStats } from '../common/histogram.js';
@@ -276,8 +276,9 @@ export class SlogAggregator implements CrankSink {
   /** Has `observe` seen an entry (the stalls are known)? */
   private observed = false;
   private readonly abandonedRuns: AbandonedStats = { cranks: 0, deliveries: 0, syscalls: 0, crankTime: 0 };
-  /** The syscall accumulators the crank being added touched (their crankMicros go to their totals at its end). */
+  /** The syscall accumulators the crank being added touched, the first `touchedCount` (their crankMicros go to their totals at its end). A count, not `length = 0`: an array's length set in optimised code is a generic store, some 450 instructions per crank. */
   private readonly touched: SyscallAcc[] = [];
+  private touchedCount = 0;
   /** Cranks that spilled: their syscalls so far (added in if the crank is selected). */
   private readonly spilled = new WeakMap<Crank, SpilledSyscalls>();
 
@@ -297,9 +298,9 @@ export class SlogAggregator implements CrankSink {
    * `observe` hook): finds the stalls. Without it the aggregate has no
    * `stalls`.
    */
-  observe(entry: SlogEntry, place: ModelPlace): void {
+  observe(entry: SlogEntry, place: ModelPlace, facts: Readonly<LineFacts>): void {
     this.observed = true;
-    this.stalls.observe(entry, place);
+    this.stalls.observe(entry, place, facts);
   }
 
   /** The open crank spills: its held syscalls are folded apart (model/assembler.ts). */
@@ -447,19 +448,19 @@ export class SlogAggregator implements CrankSink {
   private touch(acc: SyscallAcc): void {
     acc.inCrank = true;
     acc.crankMicros = 0;
-    this.touched.push(acc);
+    this.touched[this.touchedCount++] = acc;
   }
 
   /** The crank's syscall times go to the totals, one sum per accumulator. */
   private endCrank(): void {
     const touched = this.touched;
-    for (let i = 0; i < touched.length; i += 1) {
+    for (let i = 0; i < this.touchedCount; i += 1) {
       const acc = touched[i] as SyscallAcc;
       acc.times.addToTotal(acc.crankMicros);
       acc.crankMicros = 0;
       acc.inCrank = false;
     }
-    touched.length = 0;
+    this.touchedCount = 0;
   }
 
   /** A selected crank that spilled: what its spills folded is counted, and its sums go on from there. */

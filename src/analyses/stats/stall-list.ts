@@ -8,7 +8,7 @@
  */
 import { StallDetector, STALL_SECONDS, type Stall } from '../../model/stalls.js';
 import type { ModelPlace } from '../../model/assembler.js';
-import type { SlogEntry } from '../../scan/entry-types.js';
+import type { LineFacts, SlogEntry } from '../../scan/entry-types.js';
 import { TopN } from '../common/top-n.js';
 
 /** How many stalls are listed (the longest; all are counted): enough for any threshold a person reads a table of. */
@@ -45,9 +45,9 @@ export class StallList {
     this.longest = new TopN<Kept>(max, (a, b) => b.stall.micros - a.stall.micros || a.index - b.index);
   }
 
-  /** The slog's next entry, in slog order, and the model's place before it (the pass's `observe`). */
-  observe(entry: SlogEntry, place: ModelPlace): void {
-    this.detector.observe(entry, place);
+  /** The slog's next entry, in slog order, the model's place before it and the reader's facts of it (the pass's `observe`). */
+  observe(entry: SlogEntry, place: ModelPlace, facts: Readonly<LineFacts>): void {
+    this.detector.observe(entry, place, facts);
   }
 
   private add(stall: Stall): void {

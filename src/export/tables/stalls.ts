@@ -50,8 +50,8 @@ export const stalls: TableDef<StallRow> = {
   rows(ctx, emit) {
     const detector = new StallDetector((stall) => emit(stallRow(stall)), ctx.stallSeconds);
     return {
-      observe(entry, place) {
-        detector.observe(entry, place);
+      observe(entry, place, facts) {
+        detector.observe(entry, place, facts);
       },
     };
   },
