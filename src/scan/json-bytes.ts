@@ -11,7 +11,7 @@
  * skipped: the plain path decodes them as UTF-8, where even an invalid
  * sequence becomes U+FFFD inside the string, which JSON.parse accepts.
  */
-import { EXACT_INT, exactDecimal, MAX_EXACT_DECIMALS } from '../source/exact-decimal.js';
+import { EXACT_INT, exactDecimal, MAX_EXACT_DECIMALS, POW10 } from '../source/exact-decimal.js';
 
 
 /** Node's Buffer has it (what toString('latin1') calls); its types do not. */
@@ -88,7 +88,9 @@ export class ByteScanner {
   private monotimeEnd = 0;
   private secondsStart = -1;
   private secondsEnd = 0;
-  /** The bytes of `buf` (indexed as `buf` is), to read eight at a time. */
+  /** The key and integer part of the last time timeEndingAt read exactly (`,"time":1795308057`), and the integer's value: for sameSecondTime. */
+  private readonly timeSecond = new KnownPrefix();
+  private timeSecondValue = 0;
   /** The bytes of `buf` (indexed as `buf` is), to read eight at a time. */
   view: DataView<ArrayBufferLike> = new DataView(new ArrayBuffer(0));
   private viewOf: ArrayBufferLike = this.view.buffer;
@@ -308,13 +310,28 @@ export class ByteScanner {
    * so. `pos` stays.
    */
   readTail(start: number): boolean {
+    const p = this.end - 1;
+    if (p <= start || this.buf[p] !== 125) return false;
+    this.secondsStart = -1;
+    const key = this.monotimeKey(p, start);
+    if (key < 0) return false;
+    return this.sameSecondTime(key, start) || this.timeEndingAt(key, start);
+  }
+
+  /**
+   * Where the key of `,"monotime":M` starts: M ends at `end`, or, when
+   * `,"seconds":S` ends there, where that starts (then secondsStart and
+   * secondsEnd are set too); -1 when the line does not end so. Sets
+   * monotimeStart and monotimeEnd. (Its integer part is read again on every
+   * line: telling a line of the same second as the time does cost more
+   * than it saved, the monotime's integer being short.)
+   */
+  private monotimeKey(end: number, start: number): number {
     const buf = this.buf;
     const view = this.view;
-    let p = this.end - 1;
-    if (p <= start || buf[p] !== 125) return false;
+    let p = end;
     let numberStart = plainNumberStart(buf, view, p);
     let key = numberStart - SECONDS_KEY.bytes.length;
-    this.secondsStart = -1;
     if (numberStart > start && key > start && view.getFloat64(key, true) === SECONDS_WORD && view.getUint32(key + 7, true) === SECONDS_LAST) {
       this.secondsStart = numberStart;
       this.secondsEnd = p;
@@ -323,13 +340,49 @@ export class ByteScanner {
     }
     key = numberStart - MONOTIME_KEY.bytes.length;
     if (numberStart <= start || key <= start || view.getFloat64(key, true) !== MONOTIME_WORD || view.getUint32(key + 8, true) !== MONOTIME_LAST) {
-      return false;
+      return -1;
     }
     this.monotimeStart = numberStart;
     this.monotimeEnd = p;
-    p = key;
-    // The time, read backwards as it is checked: digit d at 10^k adds d * 10^k,
-    // exactly while the sum stays below 2^53 (else the text goes to Number()).
+    return key;
+  }
+
+  /**
+   * The time ending at `p` when its key and integer part are byte for byte
+   * those of the last time timeEndingAt read (a slog writes many entries a
+   * second): only its fraction is read, the rest compared a word at a time.
+   * Sets `time` and `tailStart` as timeEndingAt does; false (nothing set)
+   * when the line's time is not of that second or not exactly computed so.
+   */
+  private sameSecondTime(p: number, start: number): boolean {
+    const known = this.timeSecond;
+    if (known.length === 0) return false;
+    const buf = this.buf;
+    const fraction = digitRunStart(buf, this.view, p);
+    const dot = fraction - 1;
+    const tail = dot - known.length;
+    if (fraction === p || buf[dot] !== 46 || tail <= start || !known.before(this.view, dot)) return false;
+    const decimals = p - fraction;
+    if (decimals > MAX_EXACT_DECIMALS) return false;
+    let f = 0;
+    for (let i = fraction; i < p; i += 1) f = f * 10 + ((buf[i] as number) - 48);
+    // Exact while below 2^53: the integer part times 10^decimals is an integer below the sum.
+    const mantissa = this.timeSecondValue * (POW10[decimals] as number) + f;
+    if (mantissa >= EXACT_INT) return false;
+    this.tailStart = tail;
+    this.time = exactDecimal(mantissa, decimals);
+    return true;
+  }
+
+  /**
+   * The time ending at `p` (`,"time":T` before the monotime's key), read
+   * backwards as it is checked: digit d at 10^k adds d * 10^k, exactly while
+   * the sum stays below 2^53 (else the text goes to Number()). Sets `time`
+   * and `tailStart`, and keeps its key and integer part for sameSecondTime.
+   */
+  private timeEndingAt(p: number, start: number): boolean {
+    const buf = this.buf;
+    const view = this.view;
     let i = p - 1;
     let c = buf[i] as number;
     let mantissa = 0;
@@ -342,8 +395,10 @@ export class ByteScanner {
       c = buf[--i] as number;
     }
     let decimals = 0;
+    let fraction = 0;
     if (c === 46) {
       decimals = digits;
+      fraction = mantissa;
       c = buf[--i] as number;
       while (c >= 48 && c <= 57) {
         mantissa += (c - 48) * scale;
@@ -364,11 +419,17 @@ export class ByteScanner {
     const tail = i + 1 - TIME_KEY.bytes.length;
     if (tail <= start || view.getFloat64(tail, true) !== TIME_WORD) return false;
     this.tailStart = tail;
+    this.timeSecond.forget();
     if (mantissa >= EXACT_INT || decimals > MAX_EXACT_DECIMALS) {
       this.time = Number((buf as Latin1Sliceable).latin1Slice(numberAt, p));
-    } else {
-      const value = exactDecimal(mantissa, decimals);
-      this.time = negative ? -value : value;
+      return true;
+    }
+    const value = exactDecimal(mantissa, decimals);
+    this.time = negative ? -value : value;
+    if (!negative && decimals > 0) {
+      // mantissa - fraction is the integer part times 10^decimals, exactly: so is its quotient.
+      this.timeSecond.keep(view, tail, p - decimals - 1);
+      this.timeSecondValue = (mantissa - fraction) / (POW10[decimals] as number);
     }
     return true;
   }
@@ -404,6 +465,45 @@ export class ByteScanner {
     if (i === first || i - first > 15 || i >= this.end) return NaN;
     this.pos = i;
     return value;
+  }
+}
+
+/**
+ * A number's key and integer part as a line had them (`,"time":1795308057`):
+ * a line of the same second has them byte for byte, which three words
+ * compared tell (readTail then reads the fraction alone).
+ */
+class KnownPrefix {
+  /** How many bytes are kept: 0 (none), or 9 to 24. */
+  length = 0;
+  /** The first eight bytes, the next eight (when over 16), and the last eight (overlapping the others when shorter). */
+  private readonly words = new Float64Array(3);
+
+  /** Keeps bytes [from, dot), the key and integer part of a number checked to be plain and not negative, when 9 to 24 bytes; else none. */
+  keep(view: DataView<ArrayBufferLike>, from: number, dot: number): void {
+    const n = dot - from;
+    if (n < 9 || n > 24) {
+      this.length = 0;
+      return;
+    }
+    this.length = n;
+    this.words[0] = view.getFloat64(from, true);
+    this.words[1] = n > 16 ? view.getFloat64(from + 8, true) : 0;
+    this.words[2] = view.getFloat64(dot - 8, true);
+  }
+
+  forget(): void {
+    this.length = 0;
+  }
+
+  /**
+   * Are the `length` bytes before `dot` the kept ones? Words of these bytes
+   * (ASCII digits and key) are never NaN or zero, so equal words are equal
+   * bytes. Precondition: length > 0 and dot - length within the line.
+   */
+  before(view: DataView<ArrayBufferLike>, dot: number): boolean {
+    const from = dot - this.length;
+    return view.getFloat64(from, true) === this.words[0] && view.getFloat64(dot - 8, true) === this.words[2] && (this.length <= 16 || view.getFloat64(from + 8, true) === this.words[1]);
   }
 }
 

@@ -15,7 +15,7 @@ export const EXACT_INT = 2 ** 53;
 export const MAX_EXACT_DECIMALS = 22;
 
 /** 10^0 .. 10^22: the powers of ten a double holds exactly. */
-const POW10 = Array.from({ length: MAX_EXACT_DECIMALS + 1 }, (_, i) => 10 ** i);
+export const POW10 = Array.from({ length: MAX_EXACT_DECIMALS + 1 }, (_, i) => 10 ** i);
 
 /** `mantissa` over 10^`decimals`. Precondition: mantissa an integer, 0 <= mantissa < EXACT_INT; decimals <= MAX_EXACT_DECIMALS (0 or less: `mantissa` itself). */
 export function exactDecimal(mantissa: number, decimals: number): number {
