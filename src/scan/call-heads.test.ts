@@ -6,9 +6,6 @@
  * every shared slog, both give what a small loop of this file's own
  * computes from the parsed line.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_EXPORT_READS, EXPORT_READS } from '../export/reads.js';
 import { MODEL_READS } from '../model/reads.js';
@@ -21,9 +18,7 @@ import { lineReader } from './line-reader.js';
 import { BadLine, readPlainLine } from './plain-reader.js';
 import { planReads } from './read-plan.js';
 import { mergeReads, READ_NOTHING, withFields, type Reads } from './reads.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const SHARED = join(ROOT, '..', 'shared', 'slogs');
+import { sharedSlogs } from './shared-slogs.test-helpers.js';
 
 const PIECES = withFields(READ_NOTHING, { deliver: ['target', 'resultPromise', 'method'], syscall: ['target', 'method'] });
 
@@ -326,28 +321,9 @@ function expectedDelivery(d: unknown): { target: string | undefined; resultPromi
   return { target: undefined, resultPromise: undefined };
 }
 
-function sharedSlogs(): Array<{ name: string; bytes: Buffer }> {
-  const out: Array<{ name: string; bytes: Buffer }> = [];
-  for (const dir of [SHARED, join(SHARED, 'real'), join(SHARED, 'real', 'block-files-bot')]) {
-    for (const name of readdirSync(dir).sort()) {
-      // The big slog is the bench's (138 MB): its first 20,000 lines stand for it.
-      if (!/\.(slog|jsonl|gz)$/.test(name)) continue;
-      const raw = readFileSync(join(dir, name));
-      const bytes = name.endsWith('.gz') ? gunzipSync(raw) : raw;
-      out.push({ name, bytes: name.startsWith('big-') ? bytes.subarray(0, nthNewline(bytes, 20_000) + 1) : bytes });
-    }
-  }
-  return out;
-}
-
-function nthNewline(bytes: Buffer, n: number): number {
-  let at = -1;
-  for (let i = 0; i < n; i += 1) at = bytes.indexOf(10, at + 1);
-  return at;
-}
-
 describe('every delivery and syscall of every shared slog: the pieces this file finds in the parsed line', () => {
-  const slogs = sharedSlogs();
+  // The big slog is the bench's (138 MB): its first 20,000 lines stand for it.
+  const slogs = sharedSlogs({ bigLines: 20_000 });
   it.each(['fast', 'plain'] as const)('the %s path, with the default export\'s reads', (path) => {
     let deliveries = 0;
     let syscalls = 0;

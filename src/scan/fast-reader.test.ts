@@ -3,10 +3,9 @@
  * it, for every consumer's reads: every line of every shared slog (clean and
  * as nodes write them), and hand-made lines for the shapes the slogs lack.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE_READS } from '../analyses/stats/aggregate.js';
 import { TOP_READS } from '../analyses/top/top.js';
@@ -24,25 +23,13 @@ import { BadLine, readPlainLine } from './plain-reader.js';
 import { planReads, type ReadPlan } from './read-plan.js';
 import { mergeReads, READ_ALL, type Reads } from './reads.js';
 import { lineReader } from './line-reader.js';
+import { sharedSlogs } from './shared-slogs.test-helpers.js';
 import { topOf } from '../run/analyses.js';
 import type { BadLineReport } from '../run/pass.js';
 import { settingsFrom, strictSettings } from '../run/pass-settings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SHARED = join(ROOT, '..', 'shared', 'slogs');
 
-/** Every shared slog small enough to read whole (the big one is read by the bench). */
-function sharedSlogs(): Array<{ name: string; bytes: Buffer }> {
-  const out: Array<{ name: string; bytes: Buffer }> = [];
-  for (const dir of [join(ROOT, 'fixtures', 'slogs'), join(SHARED, 'real'), join(SHARED, 'real', 'block-files-bot')]) {
-    for (const name of readdirSync(dir).sort()) {
-      if (!/\.(slog|jsonl|gz)$/.test(name)) continue;
-      const raw = readFileSync(join(dir, name));
-      out.push({ name, bytes: name.endsWith('.gz') ? gunzipSync(raw) : raw });
-    }
-  }
-  return out;
-}
 
 const CONSUMERS: Record<string, Reads> = {
   model: MODEL_READS,

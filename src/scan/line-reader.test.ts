@@ -4,9 +4,6 @@
  * own, on both paths, for every line of the shared slogs; a blank or bad
  * line leaves them as they were.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE_READS } from '../analyses/stats/aggregate.js';
 import { MODEL_READS } from '../model/reads.js';
@@ -14,22 +11,7 @@ import { splitLines } from '../source/lines.js';
 import { lineReader } from './line-reader.js';
 import { BadLine } from './plain-reader.js';
 import { mergeReads, READ_ALL } from './reads.js';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const SHARED = join(ROOT, '..', 'shared', 'slogs');
-
-/** The shared slogs named by folder and extension (the big one is the bench's). */
-function sharedSlogs(): Array<{ name: string; bytes: Buffer }> {
-  const out: Array<{ name: string; bytes: Buffer }> = [];
-  for (const dir of [SHARED, join(SHARED, 'real'), join(SHARED, 'real', 'block-files-bot')]) {
-    for (const name of readdirSync(dir).sort()) {
-      if (!/\.(slog|jsonl|gz)$/.test(name) || name.startsWith('big-')) continue;
-      const raw = readFileSync(join(dir, name));
-      out.push({ name, bytes: name.endsWith('.gz') ? gunzipSync(raw) : raw });
-    }
-  }
-  return out;
-}
+import { sharedSlogs } from './shared-slogs.test-helpers.js';
 
 /** The time an entry says, as the facts give it: NaN when it has no number there. */
 const timeOf = (entry: { time?: unknown }): number => (typeof entry.time === 'number' ? entry.time : NaN);
