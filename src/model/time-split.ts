@@ -25,7 +25,7 @@
  *   kernel for the rest.
  */
 import type { Crank, CrankParts, DeliveryTimes } from './crank.js';
-import { isBareCreateVat, type CrankStartEntry, type DeliverEntry, type DeliverResultEntry, type OtherEntry, type SlogEntry, type SyscallEntry, type SyscallResultEntry } from '../scan/entry-types.js';
+import { isBareCreateVat, vatOf, type CrankStartEntry, type DeliverEntry, type DeliverResultEntry, type OtherEntry, type SyscallEntry, type SyscallResultEntry } from '../scan/entry-types.js';
 
 /** Seconds (a slog `time`) as whole microseconds; NaN when absent. */
 export function micros(seconds: number | undefined): number {
@@ -55,11 +55,6 @@ function isPageInMark(entry: OtherEntry): boolean {
     default:
       return false;
   }
-}
-
-function vatOf(entry: SlogEntry): string | undefined {
-  const vatID = (entry as { vatID?: unknown }).vatID;
-  return typeof vatID === 'string' ? vatID : undefined;
 }
 
 /** The live delivery under way: its deliver, its syscalls' and consoles' kernel times, its sums. */
