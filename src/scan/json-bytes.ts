@@ -306,8 +306,9 @@ export class ByteScanner {
    * the `}` (the entries that close a span); each number plain (digits,
    * maybe a sign and a fraction: an exponent is left to JSON.parse). Sets
    * `time`, `tailStart` (the tail's first byte, its comma) and where the
-   * monotime and seconds are (`numberAt`); false if the line does not end
-   * so. `pos` stays.
+   * monotime and seconds are (read by monotime() and seconds()); false if
+   * the line does not end so. `pos` stays. A T of the same second as the
+   * last one read is read from its fraction alone (sameSecondTime).
    */
   readTail(start: number): boolean {
     const p = this.end - 1;
