@@ -12,16 +12,7 @@
  *   nearly all it reads, and is collected every few times that much input;
  * - while a huge line is read (`tickBig`), collects every `bigLineBytes`
  *   of it: reading one makes garbage faster than lines do, and the chunks
- *   it was read from are freed only then;
- * - turns V8's incremental marking off (`--no-incremental-marking`), so
- *   that V8's own full collections are done at once, not in steps between
- *   the pass's work. In steps, the write barrier marks as the pass writes
- *   and what the pass allocates meanwhile is kept to the end as if live: on
- *   big-local-1200, `stats`' one collection cost some 176M instructions
- *   that way and 101M at once (callgrind; a pause of 9 ms, which a batch
- *   tool does not mind). Set at the first look (after the first MB), long
- *   before V8's first full collection of a pass (at some 12 MB of old
- *   generation; the code cache alone is 5).
+ *   it was read from are freed only then.
  *
  * It does not collect every so many MB of input: each forced collection
  * deoptimises the pass's hot functions (V8 drops optimised code whose
@@ -47,19 +38,14 @@ export interface HeapGovernorOptions {
   bigLineBytes?: number;
   /** How much input goes by between two looks at the heap (default 1 MB). */
   checkEveryBytes?: number;
-  /** Stand-ins for V8's (tests): the old generation's used bytes, a full collection, and the setting of V8 flags. */
+  /** Stand-ins for V8's (tests): the old generation's used bytes, and a full collection. */
   oldSpaceUsed?: () => number;
   collect?: () => void;
-  setFlags?: (flags: string) => void;
 }
 
 /** One of V8's heap spaces (`new_space`, `old_space`), if V8 has it. */
 function heapSpace(name: string): HeapSpaceInfo | undefined {
   return v8().getHeapSpaceStatistics().find((s) => s.space_name === name);
-}
-
-function v8SetFlags(flags: string): void {
-  v8().setFlagsFromString(flags);
 }
 
 function v8OldSpaceUsed(): number {
@@ -77,7 +63,6 @@ export class HeapGovernor {
   private readonly checkEveryBytes: number;
   private readonly bigLineBytes: number;
   private readonly oldSpaceUsed: () => number;
-  private readonly setFlags: (flags: string) => void;
   /** The old generation's used bytes after the last full collection (or at the first look). */
   private oldAfter = -1;
   /** Full collections run (tests). */
@@ -89,7 +74,6 @@ export class HeapGovernor {
     this.checkEveryBytes = options.checkEveryBytes ?? 1 << 20;
     this.bigLineBytes = options.bigLineBytes ?? 8 << 20;
     this.oldSpaceUsed = options.oldSpaceUsed ?? v8OldSpaceUsed;
-    this.setFlags = options.setFlags ?? v8SetFlags;
     if (options.collect) this.collect = options.collect;
     // Nothing to cap (tests that stand in for V8 set no flags).
     this.capped = !Number.isFinite(options.youngCapBytes);
@@ -144,11 +128,10 @@ export class HeapGovernor {
     if (this.sinceCheck < this.checkEveryBytes) return;
     this.sinceCheck = 0;
     this.checks += 1;
-    if (this.checks === 1) this.setFlags('--no-incremental-marking');
     if (!this.capped) {
       const young = heapSpace('new_space');
       if (!young || young.space_size >= this.options.youngCapBytes) {
-        this.setFlags('--semi-space-growth-factor=1');
+        v8().setFlagsFromString('--semi-space-growth-factor=1');
         this.capped = true;
       }
     }
