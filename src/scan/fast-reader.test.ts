@@ -246,6 +246,33 @@ describe('hand-made lines', () => {
   });
 });
 
+describe("a line's type: the whole name, not the letters it is told by", () => {
+  it('a name of the same length differing in any one byte (or its closing quote) is never read as the crank type', () => {
+    const usual = [
+      SYSCALL,
+      '{"type":"syscall-result","crankNum":7,"vatID":"v1","deliveryNum":1,"syscallNum":0,"replay":false,"syscall":"vatstoreGet","ksr":["ok",null],"vsr":["ok",null],"time":1795404511.716686,"monotime":43.309751629,"seconds":0.0005}',
+      '{"type":"deliver","crankNum":12,"vatID":"v4","deliveryNum":2,"replay":false,"dispatch":"bringOutYourDead","kd":["bringOutYourDead"],"vd":["bringOutYourDead"],"time":1795403706.027612,"monotime":44.188611233}',
+      '{"type":"deliver-result","crankNum":11,"vatID":"v4","deliveryNum":1,"replay":false,"dispatch":"startVat","dr":["ok",null,{"compute":1}],"time":1795403705.41186,"monotime":43.57}',
+      '{"type":"crank-start","crankType":"delivery","crankNum":12,"messageType":"notify","message":{"type":"notify","kpid":"kp4","vatID":"v9"},"time":1795403706.027353,"monotime":44.18835249}',
+      '{"type":"crank-finish","crankType":"delivery","messageType":"send","crankNum":12,"crankhash":"ab","activityhash":"cd","time":1795403706.1,"monotime":44.2,"seconds":0.072}',
+      '{"type":"clist","crankNum":20,"mode":"import","vatID":"v1","kobj":"ko22","vobj":"o-50","time":1655402420.651674,"monotime":7.76}',
+    ];
+    expect(compareHandMade(usual)).toBe(usual.length * Object.keys(CONSUMERS).length);
+    const others: string[] = [];
+    for (const line of usual) {
+      const name = /^\{"type":"([^"]*)"/.exec(line)?.[1] as string;
+      // Each byte of the name, and the quote after it (`{"type":"` is 9 bytes).
+      for (let i = 0; i <= name.length; i += 1) {
+        const at = 9 + i;
+        const other = line.charAt(at) === 'x' ? 'y' : 'x';
+        others.push(line.slice(0, at) + other + line.slice(at + 1));
+      }
+    }
+    // None taken: the plain path reads each as a line of another type, which the byte reader must not make a crank entry.
+    expect(compareHandMade(others)).toBe(0);
+  });
+});
+
 describe('damage inside a value: seen where a field is read, not where one is only derived (docs/architecture.md, "How the fast paths are kept honest")', () => {
   it('a damaged ksr (status asked for, ksr not the last key) goes to the plain path, which reports it', () => {
     const plan = planReads(mergeReads(MODEL_READS, { ...AGGREGATE_READS, 'syscall-result': ['status'] }));

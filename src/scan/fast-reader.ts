@@ -323,6 +323,8 @@ const VAT_ID_KEY = literal(',"vatID":"');
 const HEAD_KEYS = [asciiBytes('"vatID"'), asciiBytes('"type"')];
 const METHOD_KEYS = [asciiBytes('"methargs"'), asciiBytes('"body"')];
 const TYPE_KEY = literal('{"type":"');
+/** TYPE_KEY's first eight bytes, `{"type":`: every head's first word (FastReader.read). */
+const TYPE_WORD = TYPE_KEY.words[0] as number;
 const NULL_CLOSE = literal('null]');
 const METHARGS_BODY = literal(',{"methargs":{"body":');
 const COMPUTE_BYTES = asciiBytes('"compute"');
@@ -352,6 +354,7 @@ const FAIL = UNPARSED;
 /** How a line of one type is read: its head (`{"type":"T"`, checked whole), then its compiled read. */
 interface TypeRead {
   type: CrankEntryType;
+  /** `{"type":"<type>"`: its first word is TYPE_WORD (FastReader.read compares the rest). */
   head: Literal;
   read: CompiledRead;
 }
@@ -450,12 +453,23 @@ export class FastReader implements StepHost {
     this.resultR = reads.result;
   }
 
-  /** The entry of the line at bytes [start, end) of a batch, or undefined: read it with the plain path. */
+  /**
+   * The entry of the line at bytes [start, end) of a batch, or undefined:
+   * read it with the plain path.
+   *
+   * The line's head (`{"type":"`, the type's name, its closing quote) is
+   * compared here, word by word, not by `sc.lit`: this runs for every line,
+   * inlined into the pass's per-line loop, whose inlining budget is spent
+   * before `lit` is reached; called, the two compares cost some 190
+   * instructions a line (`compare` on big-local-1200: 364M).
+   */
   read(batch: LineBatch, start: number, end: number): CrankEntry | undefined {
     const sc = this.sc;
     const buf = batch.bytes;
     sc.reset(buf, start, end);
-    if (end - start < 24 || !sc.lit(TYPE_KEY)) return undefined;
+    const view = sc.view;
+    // `{"type":`, the word every head begins with; the rest of the head (from its quote on) is compared below.
+    if (end - start < 24 || view.getFloat64(start, true) !== TYPE_WORD) return undefined;
     this.batch = batch;
     // The type, from its first letters; its whole name (and closing quote) is checked next.
     const c0 = buf[start + 9];
@@ -466,8 +480,17 @@ export class FastReader implements StepHost {
     else if (c0 === 99 && c1 === 114) t = buf[start + 15] === 115 ? this.crankStartR : this.crankFinishR; // cr
     else if (c0 === 99 && c1 === 108) t = this.clistR; // cl
     else return undefined;
-    sc.pos = start;
-    if (!sc.lit(t.head) || !sc.readTail(start)) return undefined;
+    // The rest of the head, after the word all heads begin with (TYPE_WORD).
+    const head = t.head;
+    const n = head.bytes.length;
+    if (start + n > end) return undefined;
+    const words = head.words;
+    let i = 8;
+    for (let k = 1; k < words.length; k += 1, i += 8) if (view.getFloat64(start + i, true) !== words[k]) return undefined;
+    const bytes = head.bytes;
+    for (; i < n; i += 1) if (buf[start + i] !== bytes[i]) return undefined;
+    sc.pos = start + n;
+    if (!sc.readTail(start)) return undefined;
     this.type = t.type;
     return t.read(this);
   }
