@@ -3,16 +3,26 @@
  * bar on stderr, and `--follow` (read a growing slog, show each crank as it
  * ends, stop on Ctrl-C). `--watch` is in watch.ts.
  */
-import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
 import { Option } from 'commander';
 import type { Annotations } from '../model/annotations.js';
 import { Colorizer, colorWanted } from '../render/color.js';
 import type { TextOut } from '../render/text-renderer.js';
 import type { SlogSource } from '../source/open.js';
 import { openFollow, type FollowSource } from '../source/follow.js';
+import { tty } from '../source/builtins.js';
 import { CliError, EXIT_USAGE, warn } from './errors.js';
 import type { Output } from './output.js';
 import { startProgress, type ProgressBar } from './progress.js';
+
+/** fd 0 is a terminal: a character device (a pipe or a file is not: no need to load `node:tty`) that isatty says is one. */
+function stdinIsATerminal(): boolean {
+  try {
+    return fstatSync(0).isCharacterDevice() && tty().isatty(0);
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A slog read from stdin when stdin is a terminal: without a word, a bare
@@ -22,10 +32,11 @@ import { startProgress, type ProgressBar } from './progress.js';
  * Asks fd 0 (isatty), never `process.stdin`: making that stream sets a
  * pipe non-blocking, and a piped slog (`cat FILE | slogulate -`) is then
  * read through a stream rather than by synchronous reads (source/open.ts),
- * some 10% more CPU.
+ * some 10% more CPU. And only when the slog is read from stdin: `node:tty`
+ * loads `node:net` and more, some 2 ms of a start.
  */
-export function noteStdinTerminal(files: readonly string[], stdinIsTerminal: boolean = isatty(0)): void {
-  if (!stdinIsTerminal || !(files.length === 0 || files.includes('-'))) return;
+export function noteStdinTerminal(files: readonly string[], stdinIsTerminal: () => boolean = stdinIsATerminal): void {
+  if (!(files.length === 0 || files.includes('-')) || !stdinIsTerminal()) return;
   warn('reading the slog from stdin (a terminal): paste it and end with Ctrl-D, or give a file: slogulate FILE (see slogulate --help)');
 }
 
