@@ -46,7 +46,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { bigChainSlog, bigCrankSlog, bigLineSlog, bigRunSlog, bigSlogs, chainSlog, headOf, longRunSlog } from './bench/inputs.js';
-import { benchEnv, haveTime, measure, median, type Sample } from './bench/measure.js';
+import { benchEnv, haveTime, measure, median, timedArgv, timesOf, type Sample } from './bench/measure.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SHARED = resolve(ROOT, '..', 'shared', 'slogs');
@@ -394,11 +394,12 @@ async function seekBench(): Promise<void> {
   /** Runs argv once: its stdout's SHA-256, CPU (user + system) and wall seconds. */
   const once = (argv: string[], env: NodeJS.ProcessEnv = {}): { sha: string; cpu: number; wall: number } => {
     const started = process.hrtime.bigint();
-    const r = spawnSync('/usr/bin/time', ['-f', 'BENCH CPU %U %S', ...argv], { env: benchEnv(env), maxBuffer: 1 << 30 });
+    const timed = timedArgv(argv);
+    const r = spawnSync(timed[0] as string, timed.slice(1), { env: benchEnv(env), maxBuffer: 1 << 30 });
     const wall = Number(process.hrtime.bigint() - started) / 1e9;
-    const m = /BENCH CPU ([\d.]+) ([\d.]+)/.exec(r.stderr.toString());
-    if (r.status !== 0 || !m) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr.toString().slice(-2000)}`);
-    return { sha: createHash('sha256').update(r.stdout).digest('hex'), cpu: Number(m[1]) + Number(m[2]), wall };
+    const { cpu } = timesOf(r.stderr.toString());
+    if (r.status !== 0 || cpu === undefined) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr.toString().slice(-2000)}`);
+    return { sha: createHash('sha256').update(r.stdout).digest('hex'), cpu, wall };
   };
   const dropCaches = (): boolean => spawnSync('sh', ['-c', 'sync && echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }).status === 0;
   try {

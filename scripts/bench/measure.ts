@@ -12,8 +12,25 @@ import { existsSync } from 'node:fs';
 const TIME = '/usr/bin/time';
 export const haveTime = existsSync(TIME);
 const BASH = ['/usr/bin/bash', '/bin/bash'].find((b) => existsSync(b));
-/** Runs GNU time on the arguments, then prints its children's CPU (`times`' second line) on stderr; exits as the command did. */
-const TIMES_SCRIPT = `${TIME} -f 'BENCH RSS %M CPU %U %S' "$@"; rc=$?; times >&2; exit $rc`;
+const FORMAT = 'BENCH RSS %M CPU %U %S';
+
+/**
+ * argv run under GNU time (its line on stderr: FORMAT), and, where bash is,
+ * followed by bash's `times` (its children's CPU, to the millisecond);
+ * argv as it is without GNU time. `timesOf` reads what they print.
+ */
+export function timedArgv(argv: readonly string[]): string[] {
+  if (!haveTime) return [...argv];
+  if (BASH === undefined) return [TIME, '-f', FORMAT, ...argv];
+  return [BASH, '-c', `${TIME} -f '${FORMAT}' "$@"; rc=$?; times >&2; exit $rc`, 'bench', ...argv];
+}
+
+/** CPU seconds (user + system) and peak RSS from the stderr of a timedArgv run; undefined without GNU time's line. */
+export function timesOf(stderr: string): { cpu: number | undefined; rssKB: number | undefined } {
+  const m = /BENCH RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(stderr);
+  if (!m) return { cpu: undefined, rssKB: undefined };
+  return { cpu: childrenCpu(stderr) ?? Number(m[2]) + Number(m[3]), rssKB: Number(m[1]) };
+}
 
 export interface Sample {
   wall: number;
@@ -41,8 +58,7 @@ export function benchEnv(env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 /** Runs argv with stdout to /dev/null (stderr kept for errors). */
 export function measure(argv: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Sample> {
   return new Promise((done, fail) => {
-    const timed = BASH !== undefined ? [BASH, '-c', TIMES_SCRIPT, 'bench', ...argv] : [TIME, '-f', 'BENCH RSS %M CPU %U %S', ...argv];
-    const full = haveTime ? timed : [...argv];
+    const full = timedArgv(argv);
     const started = process.hrtime.bigint();
     const child = spawn(full[0] as string, full.slice(1), { stdio: ['ignore', 'ignore', 'pipe'], env: benchEnv(env) });
     let err = '';
@@ -51,14 +67,13 @@ export function measure(argv: readonly string[], env: NodeJS.ProcessEnv = {}): P
     child.on('close', (code) => {
       const wall = Number(process.hrtime.bigint() - started) / 1e9;
       if (code !== 0) return fail(new Error(`${argv.join(' ')}: exit ${code}\n${err.slice(-2000)}`));
-      const m = /BENCH RSS (\d+) CPU ([\d.]+) ([\d.]+)/.exec(err);
-      done({ wall, cpu: m ? (childrenCpu(err) ?? Number(m[2]) + Number(m[3])) : undefined, rssKB: m ? Number(m[1]) : undefined });
+      done({ wall, ...timesOf(err) });
     });
   });
 }
 
 /** The children's user + system CPU seconds of bash's `times` (its last line: `0m0.482s 0m0.045s`), if stderr ends with it. */
-export function childrenCpu(stderr: string): number | undefined {
+function childrenCpu(stderr: string): number | undefined {
   const m = /(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*$/.exec(stderr);
   return m ? 60 * Number(m[1]) + Number(m[2]) + 60 * Number(m[3]) + Number(m[4]) : undefined;
 }
