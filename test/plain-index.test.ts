@@ -20,7 +20,7 @@ import { indexOf, writeIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
 import { expectSameText, ROOT, slogPath } from './helpers.js';
 import { runMain } from './run-main.js';
-import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, renderBothWithBadLines, SEEK, withBadLineBefore } from './seek-oracle.js';
+import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, renderBothWithBadLines, SEEK, withBadLineBefore, type Placed } from './seek-oracle.js';
 
 const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const BIG_LINE = settingsFrom().bigLineBytes;
@@ -84,6 +84,41 @@ describe('a plain slog with an index: selections search only the pieces that may
     expect(isPlan(await expectSame(mid, cranks(11, 11)))).toBe(true);
     expect(isPlan(await expectSame(mid, cranks(50, 55)))).toBe(true);
   }, 120_000);
+
+  it('ranges over many pieces (a run of cranks, a stretch of time): the pieces all inside them are not searched; the plain loop\'s range, the same text', async () => {
+    for (const [name, slog, pieceBytes] of [
+      ['a-local-3', slogPath('a-local-3'), 8 << 10],
+      ['chain-A after its restart', join(REAL, 'chain-A.slog'), 64 << 10],
+    ] as const) {
+      const bytes = readFileSync(slog);
+      const file = indexed(slog, `many-${pieceBytes}.slog`, pieceBytes);
+      const lines = placed(bytes);
+      const floor = lines.filter((l) => l.e.type === 'kernel-init-start').pop()?.at ?? 0;
+      const starts = lines.filter((l) => l.at >= floor && l.e.type === 'crank-start');
+      const nums = afterRestart(lines, 'crank-start', 'crankNum');
+      // A fifth of the last run's cranks, from a third of the way in: many pieces, under a quarter of the file.
+      const span = Math.floor(nums.length / 5);
+      const from = Math.floor(nums.length / 3);
+      const first = starts.find((l) => l.e.crankNum === nums[from]) as Placed;
+      const last = starts[starts.indexOf(first) + span] as Placed;
+      const ranges: SeekRange[] = [
+        { key: 'crankNum', from: first.e.crankNum as number, to: (last.e.crankNum as number) - 1 },
+        { key: 'time', from: first.e.time as number, to: last.e.time as number },
+      ];
+      for (const range of ranges) {
+        const withIndex = planSeek(file, range, BIG_LINE) as SeekPlan;
+        const without = planSeek(slog, range, BIG_LINE) as SeekPlan;
+        const what = `${name} ${JSON.stringify(range)}`;
+        expect(isPlan(without), what).toBe(true);
+        expect(withIndex, what).toMatchObject({ start: without.start, end: without.end, prelude: without.prelude, postlude: without.postlude });
+        expect(withIndex.end - withIndex.start, what).toBeGreaterThan(6 * pieceBytes);
+        // The two pieces at the range's ends, not those between them.
+        expect(withIndex.searched, what).toBeLessThanOrEqual(2 * pieceBytes + 2 * (4 << 10));
+      }
+      expect(isPlan(await expectSame(file, cranks(ranges[0]?.from as number, ranges[0]?.to as number))), name).toBe(true);
+      expect(isPlan(await expectSame(file, { since: ranges[1]?.from as number, until: ranges[1]?.to as number })), name).toBe(true);
+    }
+  }, 180_000);
 
   it('a bad line in the range: the seek refused as without the index, reported with its line number in the file', async () => {
     const damaged = join(tmp, 'damaged.slog');

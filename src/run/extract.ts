@@ -37,7 +37,7 @@ import { copyLines, mergedSpans, type LineSpan } from '../source/copy-lines.js';
 import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import { expandInputs } from '../source/inputs.js';
 import { InputError, openInput, type SlogInput } from '../source/open.js';
-import { openRange, type SeekPlan, type SeekRange } from '../source/seek.js';
+import { openRange, type NamingLine, type SeekPlan, type SeekRange } from '../source/seek.js';
 import { PassError, runPass, type BadLineReport } from './pass.js';
 import { seekRangeOf } from './pass-seek.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
@@ -234,6 +234,20 @@ function namedVat(line: Buffer): string | undefined {
   return /"vatID":"(v\d+)"/.exec(head)?.[1];
 }
 
+/** A naming line's own bytes: an index's stand-in for a long one (source/naming-line.ts) read from the slog. Throws PassError. */
+function ownBytes(path: string, line: NamingLine): Buffer {
+  if (!line.standIn) return line.bytes;
+  try {
+    // Each chunk is lent until the next is asked for: copied as it comes.
+    const pieces: Buffer[] = [];
+    for (const piece of openRange(path, line.start, line.end).chunks() as Iterable<Buffer>) pieces.push(Buffer.from(piece));
+    return Buffer.concat(pieces);
+  } catch (err) {
+    if (err instanceof InputError) throw new PassError(err.message, 'read');
+    throw err;
+  }
+}
+
 /** The selection's range to seek to: `--run`'s block (its begin-block and run-start are kept), else the render's (pass-seek.ts). */
 function rangeOf(config: ExtractConfig): SeekRange | undefined {
   const spec = config.selection;
@@ -262,8 +276,9 @@ export async function extractSlog(config: ExtractConfig): Promise<ExtractResult>
   const folder = result.folderSeek !== undefined && 'files' in result.folderSeek ? result.folderSeek : undefined;
   const files: readonly SlogInput[] = folder ? folder.files : inputs;
   let lines = 0;
-  const named = (list: readonly Buffer[]): void => {
-    for (const line of list) {
+  const named = (list: readonly (Buffer | NamingLine)[]): void => {
+    for (const item of list) {
+      const line = Buffer.isBuffer(item) ? item : ownBytes(inputs[0] as string, item);
       const vatID = namedVat(line);
       if (vatID === undefined || !keeper.involved.has(vatID)) continue;
       config.write(line);

@@ -152,7 +152,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   if (plan !== undefined && 'note' in plan && plan.note !== undefined) settings.note?.(plan.note);
   const seek = plan !== undefined && 'start' in plan ? plan : undefined;
   for (let input = 0; input < inputs.length; input += 1) {
-    if (seek) learn(reader, seek.prelude, (config.seek as PassSeek).learn);
+    if (seek) learn(reader, seek.prelude.map((l) => l.bytes), (config.seek as PassSeek).learn);
     const source = seek ? openRange(inputs[0] as string, seek.start, seek.end) : await openOrFail(inputs[input] as SlogInput, config);
     result.sources.push(source.name);
     assembler.source = source.name;
@@ -170,7 +170,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
       result.stopped = { input, line: stoppedAt };
       break;
     }
-    if (seek) learn(reader, seek.postlude, (config.seek as PassSeek).learn);
+    if (seek) learn(reader, seek.postlude.map((l) => l.bytes), (config.seek as PassSeek).learn);
   }
   if (folderSeek && result.stopped === undefined) learn(reader, folderSeek.postlude, (config.seek as PassSeek).learn);
   assembler.end();
@@ -201,7 +201,7 @@ function inFile(report: PassConfig['onBadLine'], seek: SeekPlan): PassConfig['on
   return (bad) => report({ ...bad, line: bad.line + seek.linesBefore() });
 }
 
-/** Lines outside the seek's range that name vats, read as the pass reads every line, to `learn` (the plan checked that each is a slog entry). */
+/** Lines outside the seek's range that name vats (or an index's stand-ins for them), read as the pass reads every line, to `learn`. */
 function learn(reader: LineReader, lines: readonly Buffer[], to: (entry: SlogEntry) => void): void {
   for (const bytes of lines) {
     const entry = reader.read(splitLines(bytes), 0);

@@ -10,6 +10,9 @@
  * (`$XDG_CACHE_HOME/slogulate`, else `~/.cache/slogulate`), named after
  * the slog's full path.
  *
+ * The lines that name vats are kept whole when short, else as a stand-in
+ * (naming-line.ts).
+ *
  * An index matches its slog when the slog's size, modification time and
  * the SHA-1 of its first 64 KB are what it recorded; one that does not is
  * not used (the caller says so in one line).
@@ -82,6 +85,13 @@ export interface GzipIndex {
   starts: number[];
   /** The lines holding those `"create-vat"`s (short ones, whole in a search chunk: a seek reads the others), in order: where each starts, its bytes without its `\n`. */
   createLines: Array<{ start: number; bytes: Buffer }>;
+  /**
+   * The others of those lines, too long to keep whole (a create-vat with
+   * its vat's bundle), that have a stand-in (naming-line.ts): where each
+   * starts and ends (its `\n`), the stand-in's bytes. Absent from an index
+   * made before there were stand-ins (a seek reads those lines).
+   */
+  createNames?: Array<{ start: number; end: number; bytes: Buffer }>;
   members: IndexedMember[];
 }
 
@@ -137,6 +147,7 @@ export function indexText(index: GzipIndex): string {
   return JSON.stringify(index, (key, value: unknown) => {
     if ((key === 'first' || key === 'last' || key === 'max' || key === 'nan') && value !== null && typeof value === 'object' && 'at' in value) return openerJson(value as IndexedOpener);
     if (key === 'createLines') return (value as GzipIndex['createLines']).map((l) => [l.start, l.bytes.toString('base64')]);
+    if (key === 'createNames') return (value as NonNullable<GzipIndex['createNames']>).map((l) => [l.start, l.end, l.bytes.toString('base64')]);
     return value;
   });
 }
@@ -161,6 +172,11 @@ function parseIndex(text: string): GzipIndex | undefined {
     }
   }
   index.createLines = (index.createLines as unknown as Array<[number, string]>).map(([start, b64]) => ({ start, bytes: Buffer.from(b64, 'base64') }));
+  if (Array.isArray(index.createNames)) {
+    index.createNames = (index.createNames as unknown as Array<[number, number, string]>).map(([start, end, b64]) => ({ start, end, bytes: Buffer.from(b64, 'base64') }));
+  } else {
+    delete index.createNames;
+  }
   return index;
 }
 

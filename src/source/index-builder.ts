@@ -10,6 +10,8 @@ import type { FirstLine, GzipIndex, IndexedMember, IndexedOpener, OpenerSummary,
 import { INDEX_VERSION } from './gzip-index.js';
 import type { Member, MemberSink } from './gzip-members.js';
 import { COUNT_BYTES, NewlineCounter } from './newline-count.js';
+import { namingStandIn } from './naming-line.js';
+import { withoutCr } from './lines.js';
 import { lineFields, SEARCH_OVERLAP, searchChunk, timeAfter, type Found, type Opener } from './seek.js';
 
 /** The byte search's chunk (as seek.ts's). */
@@ -17,6 +19,8 @@ const CHUNK = COUNT_BYTES;
 /** The lines that name vats kept in the index: each at most this long, all at most this much. */
 const CREATE_LINE_MAX = 64 << 10;
 const CREATE_LINES_MAX = 8 << 20;
+/** A line of a `"create-vat"` longer than this (running past its search chunk) gets no stand-in: a seek reads it. */
+const LONG_LINE_MAX = 64 << 20;
 /** A member's first line is read up to this many bytes (a longer one: not read). */
 const FIRST_LINE_MAX = 64 << 10;
 
@@ -67,7 +71,12 @@ export class IndexBuilder implements MemberSink {
   private readonly found: Found = { creates: [], starts: [], cranks: [], blocks: [] };
   private readonly members: IndexedMember[] = [];
   private readonly createLines: GzipIndex['createLines'] = [];
+  private readonly createNames: NonNullable<GzipIndex['createNames']> = [];
   private createLinesBytes = 0;
+  /** Where the last line kept (or passed) of a `"create-vat"` ends: later hits before it are in it. */
+  private createLineEnd = -1;
+  /** A line of a `"create-vat"` that runs past its search chunk: where it starts, its bytes so far (none once past LONG_LINE_MAX), and how far they reach. */
+  private longCreate: { start: number; pieces: Buffer[] | undefined; length: number; through: number } | undefined;
   private createsSeen = 0;
   private open: Open[] = [];
   /** The search chunk being filled (the newline counter's buffer), where it starts in the slog, and how full it is. */
@@ -122,7 +131,7 @@ export class IndexBuilder implements MemberSink {
     if (this.first !== undefined) this.firstDone();
     for (const o of this.open) this.close(o);
     this.open = [];
-    return { version: INDEX_VERSION, slog, size: this.size, lines: this.lines, creates: this.found.creates, starts: this.found.starts, createLines: this.createLines, members: this.members };
+    return { version: INDEX_VERSION, slog, size: this.size, lines: this.lines, creates: this.found.creates, starts: this.found.starts, createLines: this.createLines, createNames: this.createNames, members: this.members };
   }
 
   /** The chunk is full: searched, and its last SEARCH_OVERLAP bytes begin the next. */
@@ -169,24 +178,64 @@ export class IndexBuilder implements MemberSink {
     this.closeBefore(Math.min(this.queue[0]?.at ?? Infinity, this.pos + this.fill - SEARCH_OVERLAP));
   }
 
-  /** The lines of the `"create-vat"`s found in `chunk` (`last`: the slog's end), when whole in it and short enough. */
+  /**
+   * The lines of the `"create-vat"`s found in `chunk` (`last`: the slog's
+   * end), each once: kept whole when short enough, else as a stand-in
+   * (naming-line.ts). A line that runs past the chunk is gathered from the
+   * chunks after (up to LONG_LINE_MAX). A line whose first hit comes after
+   * the chunk it begins in is not kept (a seek reads it).
+   */
   private keepCreateLines(chunk: Buffer, last: boolean): void {
     const { creates } = this.found;
+    if (this.longCreate !== undefined) this.continueLongCreate(chunk, last);
     for (; this.createsSeen < creates.length; this.createsSeen += 1) {
-      const rel = (creates[this.createsSeen] as number) - this.pos;
+      const at = creates[this.createsSeen] as number;
+      // In the line gathered (or kept) already.
+      if (this.longCreate !== undefined || at <= this.createLineEnd) continue;
+      const rel = at - this.pos;
       const before = chunk.lastIndexOf(10, rel);
       if (before < 0 && this.pos > 0) continue;
       const start = this.pos + before + 1;
-      const prev = this.createLines[this.createLines.length - 1];
-      if (prev !== undefined && prev.start === start) continue;
-      let end = chunk.indexOf(10, rel);
-      if (end < 0 && !last) continue;
-      if (end < 0) end = chunk.length;
-      const length = end - (before + 1);
-      if (length > CREATE_LINE_MAX || this.createLinesBytes + length > CREATE_LINES_MAX) continue;
-      this.createLines.push({ start, bytes: Buffer.from(chunk.subarray(before + 1, end)) });
-      this.createLinesBytes += length;
+      const end = chunk.indexOf(10, rel);
+      if (end < 0 && !last) {
+        const piece = chunk.subarray(before + 1);
+        this.longCreate = { start, pieces: [Buffer.from(piece)], length: piece.length, through: this.pos + chunk.length };
+        continue;
+      }
+      const to = end < 0 ? chunk.length : end;
+      this.keepCreateLine(start, chunk.subarray(before + 1, to));
     }
+  }
+
+  /** The long line being gathered: its bytes in `chunk` (after the overlap with the chunk before), kept once its newline (or the slog's end) comes. */
+  private continueLongCreate(chunk: Buffer, last: boolean): void {
+    const long = this.longCreate as NonNullable<IndexBuilder['longCreate']>;
+    const from = long.through - this.pos;
+    const nl = chunk.indexOf(10, from);
+    const to = nl < 0 ? chunk.length : nl;
+    long.length += to - from;
+    long.through = this.pos + to;
+    if (long.pieces !== undefined && long.length <= LONG_LINE_MAX) long.pieces.push(Buffer.from(chunk.subarray(from, to)));
+    else long.pieces = undefined;
+    if (nl < 0 && !last) return;
+    this.longCreate = undefined;
+    if (long.pieces !== undefined) this.keepCreateLine(long.start, Buffer.concat(long.pieces, long.length));
+    else this.createLineEnd = long.start + long.length;
+  }
+
+  /** A whole line of a `"create-vat"` (starting at slog byte `start`, without its newline): kept, or its stand-in, while the index has room. */
+  private keepCreateLine(start: number, line: Buffer): void {
+    this.createLineEnd = start + line.length;
+    if (line.length <= CREATE_LINE_MAX) {
+      if (this.createLinesBytes + line.length > CREATE_LINES_MAX) return;
+      this.createLines.push({ start, bytes: Buffer.from(line) });
+      this.createLinesBytes += line.length;
+      return;
+    }
+    const standIn = namingStandIn(withoutCr(line));
+    if (standIn === undefined || standIn.length > CREATE_LINE_MAX || this.createLinesBytes + standIn.length > CREATE_LINES_MAX) return;
+    this.createNames.push({ start, end: start + line.length, bytes: standIn });
+    this.createLinesBytes += standIn.length;
   }
 
   /** An opener to the summer of its member and kernel run. */

@@ -62,14 +62,28 @@ export interface SeekPlan {
   end: number;
   /** How many lines begin before `start`, counted when first asked (a bad line in the range is reported with its number in the file). */
   linesBefore: () => number;
-  /** Lines that name vats before `start` and from `end` on, in file order (without their newline). */
-  prelude: Buffer[];
-  postlude: Buffer[];
+  /** Lines that name vats before `start` and from `end` on, in file order. */
+  prelude: NamingLine[];
+  postlude: NamingLine[];
   /** Bytes read by the byte search (the whole file), and read and parsed besides the range (probes, checks, prelude). */
   searched: number;
   probed: number;
   /** A line to tell the user (a plain slog's index that no longer matches it). */
   note?: string;
+}
+
+/**
+ * A line that names a vat, outside the range: where it starts and ends (its
+ * `\n`), and its bytes without the `\n`, or (`standIn`) an index's stand-in
+ * for them (naming-line.ts: what the learners read of the line, the line
+ * itself too long to keep), read from the slog only by whoever wants the
+ * line itself (`extract`: readLine).
+ */
+export interface NamingLine {
+  start: number;
+  end: number;
+  bytes: Buffer;
+  standIn: boolean;
 }
 
 /** Why a seek was not made: the caller reads the whole file. */
@@ -83,6 +97,8 @@ export interface SeekRefusal {
 const WINDOW = 16 << 10;
 /** The first read for the start or end of one line. */
 const SMALL = 1 << 10;
+/** The biggest read of one line's bytes (File.line). */
+const LINE_WINDOW = 1 << 20;
 /** The byte search's chunks. */
 const SEARCH_CHUNK = 1 << 20;
 /** The range's reads. */
@@ -109,7 +125,6 @@ const BLOCK_HEAD = Buffer.from('"cosmic-swingset');
 const CRANK_NUM = Buffer.from('"crankNum"');
 const BLOCK_HEIGHT = Buffer.from('"blockHeight"');
 const CRANK_NUM_AT = shortNeedle('"crankNum":');
-const CRANK_START = Buffer.from('"crank-start"');
 const TIME = Buffer.from('"time"');
 const TIME_AT = shortNeedle('"time":');
 const BLOCK_HEIGHT_AT = shortNeedle('"blockHeight":');
@@ -181,8 +196,8 @@ export class File {
   constructor(
     readonly size: number,
     private readonly readAt: (buf: Buffer, pos: number) => number,
-    /** The line holding byte `place`, when known without reading (an index's): where it starts, where it ends (its `\n`), its bytes without the `\n`. */
-    readonly known?: (place: number) => { start: number; end: number; bytes: Buffer } | undefined,
+    /** The line holding byte `place`, when known without reading (an index's): where it starts, where it ends (its `\n`), its bytes (or their stand-in). */
+    readonly known?: (place: number) => NamingLine | undefined,
   ) {}
 
   /** A plain file open at `fd`. */
@@ -214,7 +229,8 @@ export class File {
   line(start: number, limit: number): { end: number; bytes: Buffer } {
     const pieces: Buffer[] = [];
     let at = start;
-    for (let step = SMALL; ; step = Math.min(step * 2, WINDOW)) {
+    // Windows that double up to LINE_WINDOW: a create-vat line with its vat's bundle (about 1 MB) in some 11 reads.
+    for (let step = SMALL; ; step = Math.min(step * 2, LINE_WINDOW)) {
       const chunk = this.read(at, step);
       const nl = chunk.indexOf(10);
       if (nl >= 0 || chunk.length === 0) {
@@ -546,21 +562,21 @@ function highestBefore(openers: readonly Opener[], floor: number): number {
 }
 
 /** The whole lines holding `places`, once each, in order (one that is not a slog entry names no vat, read whole or not). */
-function linesAt(file: File, places: readonly number[], limit: number): Array<{ start: number; bytes: Buffer }> {
-  const out: Array<{ start: number; bytes: Buffer }> = [];
+function linesAt(file: File, places: readonly number[], limit: number): NamingLine[] {
+  const out: NamingLine[] = [];
   let lastEnd = -1;
   for (const place of places) {
     if (place <= lastEnd) continue;
     const known = file.known?.(place);
     if (known !== undefined) {
       lastEnd = known.end;
-      out.push({ start: known.start, bytes: withoutCr(known.bytes) });
+      out.push(known.standIn ? known : { ...known, bytes: withoutCr(known.bytes) });
       continue;
     }
     const start = file.lineStart(place);
     const { end, bytes } = file.line(start, limit);
     lastEnd = end;
-    out.push({ start, bytes });
+    out.push({ start, end, bytes, standIn: false });
   }
   return out;
 }
@@ -591,69 +607,28 @@ function checkRange(file: File, start: number, end: number, range: SeekRange, li
 }
 
 /**
- * A time range's lines: its crank-starts began in its times (the byte
- * search read their times from their lines' ends: checked here whole), and
- * no crank in it ran before a restart. Only the lines that can say so are
- * parsed (those holding `"crank-start"`, and, after a restart, `"crankNum"`);
- * a line that is not a slog entry is read by the pass as the whole read
- * reads it (the plan counts the lines before it: `linesBefore`), but the range's
- * first line must be its first crank-start.
+ * A time range's lines: the first, parsed whole, is a crank-start in the
+ * times, and after a restart no crank in the range ran before it (the
+ * lines holding `"crankNum"` parsed). The range's other crank-starts are
+ * not read again: the pass selects each crank by its own time, as a whole
+ * read does, so one whose time the byte search misread is left out (or
+ * kept) by both alike; what a whole read selects outside the range is
+ * decided by the byte search's times, which the binary search's probes
+ * (parsed whole) confirmed at both of the range's ends. A line that is not
+ * a slog entry is read by the pass as the whole read reads it (the plan
+ * counts the lines before it: `linesBefore`).
  */
 function checkTimeRange(file: File, start: number, end: number, range: SeekRange, limit: number, ranBefore: Ran): void {
-  if (ranBefore.crankNum < 0) {
-    checkCrankStarts(file, start, end, range, limit);
-    return;
-  }
-  let first = start > 0;
-  for (const line of linesFrom(file, start, end, limit)) {
-    const opens = line.bytes.indexOf(CRANK_START) >= 0;
-    if (!first && !opens && (ranBefore.crankNum < 0 || line.bytes.indexOf(CRANK_NUM) < 0)) continue;
-    const p = parsed(line.bytes.toString('utf8'), 'time');
-    if (first && p?.type !== 'crank-start') throw new Refused(`the range's first line at byte ${line.start} is not a crank-start`);
-    first = false;
-    if (p === undefined) continue;
-    if (p.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${line.start} outside the times`);
-    if (p.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
-  }
-}
-
-/**
- * checkTimeRange without a restart: only the lines holding `"crank-start"`
- * are parsed, found by Buffer.indexOf over big chunks of the range (not line
- * by line: the range is most of what a time seek reads).
- */
-function checkCrankStarts(file: File, start: number, end: number, range: SeekRange, limit: number): void {
-  const buf = Buffer.allocUnsafe(SEARCH_CHUNK);
-  const check = (at: number, bytes: Buffer): void => {
-    const p = parsed(bytes.toString('utf8'), 'time');
-    if (at === start && start > 0 && p?.type !== 'crank-start') throw new Refused(`the range's first line at byte ${at} is not a crank-start`);
-    if (p?.type === 'crank-start' && !(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${at} outside the times`);
-  };
   if (start > 0) {
-    const { bytes } = file.line(start, limit);
-    check(start, withoutCr(bytes));
+    const p = parsed(file.line(start, limit).bytes.toString('utf8'), 'time');
+    if (p?.type !== 'crank-start') throw new Refused(`the range's first line at byte ${start} is not a crank-start`);
+    if (!(p.time !== undefined && p.time >= range.from && p.time < range.to)) throw new Refused(`a crank-start at byte ${start} outside the times`);
   }
-  for (let pos = start; pos < end; ) {
-    const chunk = file.read(pos, Math.min(SEARCH_CHUNK, end - pos), 'probed', buf);
-    if (chunk.length === 0) break;
-    const last = pos + chunk.length >= end;
-    // The chunk's whole lines: up to its last newline (all of it at the range's end).
-    const whole = last ? chunk.length : chunk.lastIndexOf(10) + 1;
-    if (whole === 0) {
-      // A line longer than a chunk: read whole.
-      const { end: lineEnd, bytes } = file.line(pos, limit);
-      if (bytes.indexOf(CRANK_START) >= 0) check(pos, bytes);
-      pos = lineEnd + 1;
-      continue;
-    }
-    for (let h = chunk.indexOf(CRANK_START); h >= 0 && h < whole; ) {
-      const from = chunk.lastIndexOf(10, h) + 1;
-      let to = chunk.indexOf(10, h);
-      if (to < 0 || to > whole) to = whole;
-      check(pos + from, withoutCr(chunk.subarray(from, to)));
-      h = chunk.indexOf(CRANK_START, to);
-    }
-    pos += whole;
+  if (ranBefore.crankNum < 0) return;
+  for (const line of linesFrom(file, start, end, limit)) {
+    if (line.bytes.indexOf(CRANK_NUM) < 0) continue;
+    const p = parsed(line.bytes.toString('utf8'), 'time');
+    if (p?.crankNum !== undefined && p.crankNum <= ranBefore.crankNum) throw new Refused(`crank ${p.crankNum} at byte ${line.start} may have run before a restart`);
   }
 }
 
@@ -734,7 +709,9 @@ function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, l
     return made;
   }
   const { index } = found;
-  const made = plan(file, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  // The lines that name vats, from the index too.
+  const known = new File(file.size, (buf, pos) => readFullyAt(fd, buf, pos), knownLines(index));
+  const made = plan(known, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
   let before: number | undefined;
   made.linesBefore = () => (before ??= countPlainLinesBefore(path, index, made.start));
   return made;
@@ -789,20 +766,23 @@ function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number)
   return made;
 }
 
-/** The lines that name vats whose bytes the index holds (createLines): the one holding a place. */
-function knownLines(index: GzipIndex): (place: number) => { start: number; end: number; bytes: Buffer } | undefined {
-  const lines = index.createLines;
+/** The lines that name vats the index holds (createLines, and createNames' stand-ins): the one holding a place. */
+function knownLines(index: GzipIndex): (place: number) => NamingLine | undefined {
+  const lines: NamingLine[] = [
+    ...index.createLines.map((l) => ({ start: l.start, end: l.start + l.bytes.length, bytes: l.bytes, standIn: false })),
+    ...(index.createNames ?? []).map((l) => ({ ...l, standIn: true })),
+  ].sort((a, b) => a.start - b.start);
   return (place) => {
     let lo = 0;
     let hi = lines.length - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      if ((lines[mid] as { start: number }).start <= place) lo = mid;
+      if ((lines[mid] as NamingLine).start <= place) lo = mid;
       else hi = mid - 1;
     }
     const line = lines[lo];
-    if (line === undefined || line.start > place || place >= line.start + line.bytes.length) return undefined;
-    return { start: line.start, end: line.start + line.bytes.length, bytes: line.bytes };
+    if (line === undefined || line.start > place || place >= line.end) return undefined;
+    return line;
   };
 }
 
@@ -810,18 +790,19 @@ function knownLines(index: GzipIndex): (place: number) => { start: number; end: 
  * What the byte search would find in the whole of an indexed gzip slog,
  * as far as a plan for `range` needs it: the lines that name vats and the
  * kernel starts from the index; the openers (crank-starts, begin-blocks)
- * of each member that may hold the range's, or whose numbers do not grow
- * (times do not go up), or were not read, by the byte search over that
- * member; of every other member only its first, last, highest and first
- * unread opener per kernel run. The plan's checks give on those what they
- * give on every opener: the others lie between them (their numbers grow,
- * their times do not go down), and none is in the range.
+ * of each member that holds some of the range's and some not, or whose
+ * numbers do not grow (times do not go up), or were not read, by the byte
+ * search over that member (mustSearch); of every other member only its
+ * first, last, highest and first unread opener per kernel run. The plan's
+ * checks give on those what they give on every opener: the others lie
+ * between them (their numbers grow, their times do not go down), and are
+ * all in the range or all out of it, as they are.
  */
 function indexedFound(file: File, index: GzipIndex, range: SeekRange): Found {
   const found: Found = { creates: index.creates, starts: index.starts, cranks: [], blocks: [] };
   for (const m of index.members) {
     const summaries = range.key === 'blockHeight' ? m.blocks : m.cranks;
-    if (summaries.some((s) => mayHold(s, range))) {
+    if (summaries.some((s) => mustSearch(s, range))) {
       const f = search(file, range.key, m.from, m.from + m.size);
       found.cranks.push(...f.cranks);
       found.blocks.push(...f.blocks);
@@ -853,10 +834,21 @@ function narrowByMembers(index: GzipIndex, key: SeekKey, beyond: (k: number) => 
   return { lo, hi };
 }
 
-/** Whether the openers summed up in `s` may hold one of the range's (or are out of order, or not all read: then they are searched). */
-function mayHold(s: OpenerSummary, range: SeekRange): boolean {
-  if (range.key === 'time') return !s.grow || ((s.first.time as number) < range.to && (s.last.time as number) >= range.from);
-  return !s.up || (s.first.num <= range.to && s.last.num >= range.from);
+/**
+ * Whether the openers summed up in `s` are searched: they are out of order
+ * or not all read, or some are in the range and some not. Those all in it
+ * (inside one kernel run, in order, the first and the last in it) are not:
+ * each lies between two of its representatives and is selected, as they are.
+ */
+function mustSearch(s: OpenerSummary, range: SeekRange): boolean {
+  if (range.key === 'time') {
+    if (!s.grow) return true;
+    const first = s.first.time as number;
+    const last = s.last.time as number;
+    return first < range.to && last >= range.from && !(first >= range.from && last < range.to);
+  }
+  if (!s.up) return true;
+  return s.first.num <= range.to && s.last.num >= range.from && !(s.first.num >= range.from && s.last.num <= range.to);
 }
 
 /** The openers standing for those summed up in `s`, in order, once each. */
@@ -925,8 +917,8 @@ function planOf(file: File, creates: readonly number[], start: number, end: numb
     start,
     end,
     linesBefore: () => NaN,
-    prelude: naming.filter((l) => l.start < start).map((l) => l.bytes),
-    postlude: naming.filter((l) => l.start >= end).map((l) => l.bytes),
+    prelude: naming.filter((l) => l.start < start),
+    postlude: naming.filter((l) => l.start >= end),
     searched: file.searched,
     probed: file.probed,
   };
