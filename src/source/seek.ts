@@ -77,7 +77,7 @@ export interface SeekPlan {
  * `\n`), and its bytes without the `\n`, or (`standIn`) an index's stand-in
  * for them (naming-line.ts: what the learners read of the line, the line
  * itself too long to keep), read from the slog only by whoever wants the
- * line itself (`extract`: readLine).
+ * line itself (`extract`, run/extract.ts ownBytes).
  */
 export interface NamingLine {
   start: number;
