@@ -6,10 +6,10 @@
  * staging file, and DuckDB turns each staging file into a Parquet file
  * (parquet-convert.ts) on a worker thread (parquet-threads.ts), which loads
  * DuckDB while this thread reads the slog. A staging file is closed and
- * sent to be converted once it holds a part's text (the next rows start a
- * new part: 1 MB, then twice the last, up to 128 MB), and at the end of
- * the source; a few parts may wait for DuckDB while the pass goes on
- * (afterBatch). Memory stays flat: a piece of text per table here, a row
+ * sent to be converted after the batch of slog lines that made it hold a
+ * part's text (the next rows start a new part: 1 MB, then twice the last,
+ * up to 128 MB), and at the end of the source; a few parts may wait for
+ * DuckDB while the pass goes on (afterBatch). Memory stays flat: a piece of text per table here, a row
  * group in DuckDB (memory_limit).
  *
  * Why not DuckDB's appender, or a Parquet writer in JavaScript: see
@@ -86,6 +86,7 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
       const jobs: Promise<void>[] = [];
       const settled = new WeakSet<Promise<void>>();
       const lastParts: Array<() => void> = [];
+      const fullParts: Array<() => void> = [];
       const writer: SourceWriter = {
         rows(table: AnyTableDef) {
           const dir = partitionDir(root, table, source);
@@ -121,13 +122,19 @@ export function parquetDataset(root: string, options: ParquetOptions = {}): Data
           lastParts.push(() => {
             if (file || part === 0) endPart();
           });
+          // A full part is sent after the batch of lines that filled it, not by the row: the row's function (inlined into
+          // each table's row maker) then never meets a call it has not made before, which deoptimised them all at each
+          // table's first part.
+          fullParts.push(() => {
+            if (file && file.written >= partChars) endPart();
+          });
           return (row) => {
             file ??= startPart();
             write(row, file);
-            if (file.written >= partChars) endPart();
           };
         },
         async afterBatch() {
+          for (const sendIfFull of fullParts) sendIfFull();
           // Parts waiting for DuckDB are staging files on disk, not memory: the pass goes on
           // while a few wait (waiting for each left this thread idle a tenth of the time), and
           // stops beyond.
