@@ -191,6 +191,19 @@ describe('output: gzip, stdout, inputs, failures', () => {
     expect((await ok(['extract', '--cranks', '100-110', slogPath('a-local-3')])).stdout).toBe(readFileSync(plain, 'utf8'));
   });
 
+  it('a CRLF slog, seeking (with and without its index): the lines that name vats as the slog has them, as the whole read writes them', async () => {
+    const crlf = join(tmp, 'crlf.slog');
+    writeFileSync(crlf, readFileSync(slogPath('a-local-3'), 'utf8').replaceAll('\n', '\r\n'));
+    // v8 is created by a crank's create-vat message long before crank 240.
+    const args = ['--cranks', '240-246', '--vat', 'v8'];
+    const whole = readFileSync(await extract(crlf, args, { SLOGULATE_SEEK: '0' }));
+    expect(whole.includes('"messageType":"create-vat","message":{"type":"create-vat","vatID":"v8"')).toBe(true);
+    expect(whole.toString('latin1').split('\n').slice(0, -1).every((l) => l.endsWith('\r'))).toBe(true);
+    expect(readFileSync(await extract(crlf, args)).equals(whole)).toBe(true);
+    await ok(['index', crlf]);
+    expect(readFileSync(await extract(crlf, args)).equals(whole)).toBe(true);
+  });
+
   it('never an input; a failed run leaves an existing file as it was; a selection and files are needed', async () => {
     const input = join(tmp, 'input.slog');
     writeFileSync(input, readFileSync(slogPath('a-local-3')));

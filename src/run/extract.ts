@@ -234,9 +234,13 @@ function namedVat(line: Buffer): string | undefined {
   return /"vatID":"(v\d+)"/.exec(head)?.[1];
 }
 
-/** A naming line's own bytes: an index's stand-in for a long one (source/naming-line.ts) read from the slog. Throws PassError. */
+/**
+ * A naming line as the slog has it, read from it: an index's stand-in for
+ * a long line (source/naming-line.ts) is not the line, and the plan's own
+ * bytes of a line have no \r before its \n (a CRLF slog), which the whole
+ * read's copy keeps. Throws PassError.
+ */
 function ownBytes(path: string, line: NamingLine): Buffer {
-  if (!line.standIn) return line.bytes;
   try {
     // Each chunk is lent until the next is asked for: copied as it comes.
     const pieces: Buffer[] = [];
