@@ -55,6 +55,9 @@ describe('suggestions and help pointers, one way', () => {
     [['top', '--frobnicate', slog], "slogulate: unknown option '--frobnicate' (see slogulate top --help)\n"],
     [['stat', slog], "slogulate: unknown command 'stat' (did you mean stats?) (see slogulate --help)\n"],
     [['--nonoise', 'top', slog], 'slogulate: --nonoise is not an option of top (see slogulate top --help)\n'],
+    // The render's options after a subcommand (learned from the render's examples): said so.
+    [['top', '--parts', slog], "slogulate: unknown option '--parts' (--parts is the render's: slogulate --parts FILE) (see slogulate top --help)\n"],
+    [['stats', '--nonoise', slog], "slogulate: unknown option '--nonoise' (--nonoise is the render's: slogulate --nonoise FILE) (see slogulate stats --help)\n"],
   ])('%j', async (args, stderr) => {
     const r = await runMain(args);
     expect(r).toMatchObject({ status: 2, stdout: '', stderr });

@@ -46,23 +46,34 @@ function packageVersion(): string {
  * --blocks?) (see slogulate stats --help)`, naming the command the error is
  * about (none: the render's, the root's).
  */
-function usageError(command: string | undefined): (message: string, write: (s: string) => void) => void {
+function usageError(command: string | undefined, renderFlags: ReadonlySet<string>): (message: string, write: (s: string) => void) => void {
   return (message, write) => {
-    const text = message
+    let text = message
       .trim()
       .replace(/^error: /, '')
       .replace(/\s*\n\s*/g, ' ')
       .replace(/\(Did you mean/g, '(did you mean');
+    text += renderOnly(command, text, renderFlags);
     write(`slogulate: ${text} ${helpPointer(command)}\n`);
   };
 }
 
-/** Every command's help fits 80 columns (help-width.ts); its errors are one line. */
-function configureCommand(cmd: Command, name: string | undefined): void {
+/**
+ * A subcommand's unknown option that is the render's (`top --parts`, learned
+ * from the render's examples): said so, with how to run the render with it.
+ */
+function renderOnly(command: string | undefined, text: string, renderFlags: ReadonlySet<string>): string {
+  const flag = /^unknown option '(--[^'=]+)'/.exec(text)?.[1];
+  if (command === undefined || flag === undefined || !renderFlags.has(flag) || text.includes('(did you mean')) return '';
+  return ` (${flag} is the render's: slogulate ${flag} FILE)`;
+}
+
+/** Every command's help fits 80 columns (help-width.ts); its errors are one line (the render's own flags: renderOnly). */
+function configureCommand(cmd: Command, name: string | undefined, renderFlags: ReadonlySet<string> = new Set()): void {
   cmd
     .exitOverride()
     .configureHelp({ helpWidth: HELP_WIDTH })
-    .configureOutput({ outputError: usageError(name), writeOut: (text) => process.stdout.write(fitHelp(text)) });
+    .configureOutput({ outputError: usageError(name, renderFlags), writeOut: (text) => process.stdout.write(fitHelp(text)) });
 }
 
 /**
@@ -100,6 +111,7 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
   program.action(async (files: string[], opts: RenderCliOptions) => {
     process.exitCode = await renderCommand(files, opts);
   });
+  const renderFlags = new Set(program.options.map((o) => o.long).filter((f): f is string => f !== undefined));
   for (const sub of SUBCOMMANDS) {
     const cmd =
       full || sub.name === requested
@@ -111,7 +123,7 @@ export async function buildProgram(options: { args?: readonly string[]; full?: b
               // Only the requested subcommand is loaded: running another one is a bug, never a silent success.
               throw new Error(`subcommand ${sub.name} was not loaded`);
             });
-    configureCommand(cmd, sub.name);
+    configureCommand(cmd, sub.name, renderFlags);
   }
   // `slogulate help [command]` (commander adds none to a command that has an action of its own).
   const help = program
