@@ -83,7 +83,7 @@ export interface GzipIndex {
   /** Where `"create-vat"` and `"kernel-init-start"` are (as seek.ts's byte search finds them). */
   creates: number[];
   starts: number[];
-  /** The lines holding those `"create-vat"`s (short ones, whole in a search chunk: a seek reads the others), in order: where each starts, its bytes without its `\n`. */
+  /** The lines holding those `"create-vat"`s, short ones (the others: createNames), in order: where each starts, its bytes without its `\n`. */
   createLines: Array<{ start: number; bytes: Buffer }>;
   /**
    * The others of those lines, too long to keep whole (a create-vat with

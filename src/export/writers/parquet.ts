@@ -9,8 +9,8 @@
  * sent to be converted after the batch of slog lines that made it hold a
  * part's text (the next rows start a new part: 1 MB, then twice the last,
  * up to 128 MB), and at the end of the source; a few parts may wait for
- * DuckDB while the pass goes on (afterBatch). Memory stays flat: a piece of text per table here, a row
- * group in DuckDB (memory_limit).
+ * DuckDB while the pass goes on (afterBatch). Memory stays flat: a piece
+ * of text per table here, a row group in DuckDB (memory_limit).
  *
  * Why not DuckDB's appender, or a Parquet writer in JavaScript: see
  * docs/export.md, "Choices" (both cost this thread more than CSV text).
