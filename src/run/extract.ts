@@ -234,13 +234,16 @@ function namedVat(line: Buffer): string | undefined {
   return /"vatID":"(v\d+)"/.exec(head)?.[1];
 }
 
+const CR = Buffer.from('\r');
+
 /**
- * A naming line as the slog has it, read from it: an index's stand-in for
- * a long line (source/naming-line.ts) is not the line, and the plan's own
- * bytes of a line have no \r before its \n (a CRLF slog), which the whole
- * read's copy keeps. Throws PassError.
+ * A naming line as the slog has it: the plan's own bytes of a line lack
+ * the \r a CRLF slog has before its \n (which the whole read's copy
+ * keeps), and an index's stand-in for a long line (source/naming-line.ts)
+ * is not the line: read from the slog. Throws PassError.
  */
 function ownBytes(path: string, line: NamingLine): Buffer {
+  if (!line.standIn) return line.end - line.start > line.bytes.length ? Buffer.concat([line.bytes, CR]) : line.bytes;
   try {
     // Each chunk is lent until the next is asked for: copied as it comes.
     const pieces: Buffer[] = [];

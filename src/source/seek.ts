@@ -200,9 +200,9 @@ export class File {
     readonly known?: (place: number) => NamingLine | undefined,
   ) {}
 
-  /** A plain file open at `fd`. */
-  static of(fd: number): File {
-    return new File(fstatSync(fd).size, (buf, pos) => readFullyAt(fd, buf, pos));
+  /** A plain file open at `fd` (with `known`: the lines an index holds). */
+  static of(fd: number, known?: (place: number) => NamingLine | undefined): File {
+    return new File(fstatSync(fd).size, (buf, pos) => readFullyAt(fd, buf, pos), known);
   }
 
   read(pos: number, length: number, count: 'probed' | 'searched' = 'probed', into?: Buffer): Buffer {
@@ -710,8 +710,7 @@ function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, l
   }
   const { index } = found;
   // The lines that name vats, from the index too.
-  const known = new File(file.size, (buf, pos) => readFullyAt(fd, buf, pos), knownLines(index));
-  const made = plan(known, range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
+  const made = plan(File.of(fd, knownLines(index)), range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
   let before: number | undefined;
   made.linesBefore = () => (before ??= countPlainLinesBefore(path, index, made.start));
   return made;
