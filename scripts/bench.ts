@@ -378,9 +378,11 @@ async function main(): Promise<void> {
 /**
  * The seek table (issue 30, BENCH_BIG=1): selections in the middle of a
  * slog of at least BENCH_BIG_GB GB (big-local-1200 as one long run, and
- * chain-A's blocks repeated), plain without and with its index
- * (`slogulate index`), and as the .gz `slogulate recompress` writes with
- * its index. Each selection's output is first checked against
+ * chain-A's blocks repeated), plain without an index (the index cache off:
+ * the whole file searched), plain at its first selection (the cache
+ * emptied before each run: the selection indexes it, run/index-cache.ts),
+ * plain with its index (`slogulate index`; the cache's is the same), and
+ * as the .gz `slogulate recompress` writes with its index. Each selection's output is first checked against
  * the full scan's (SLOGULATE_SEEK=0, run once: it reads every byte) byte
  * for byte, plain and gzipped; then the seeks run BENCH_RUNS times (default
  * 3), the page cache dropped before each run where the machine lets us
@@ -390,6 +392,10 @@ async function seekBench(): Promise<void> {
   const GB = Number(process.env.BENCH_BIG_GB ?? 4);
   const runs = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
   const dir = mkdtempSync(join(tmpdir(), 'slogulate-bench-seek-'));
+  // The index cache of every command run here (benchEnv passes it on), emptied for the first-selection rows.
+  const cache = join(dir, 'cache');
+  process.env.XDG_CACHE_HOME = cache;
+  const emptyCache = (): void => rmSync(cache, { recursive: true, force: true });
   const notes: string[] = [];
   /** Runs argv once: its stdout's SHA-256, CPU (user + system) and wall seconds. */
   const once = (argv: string[], env: NodeJS.ProcessEnv = {}): { sha: string; cpu: number; wall: number } => {
@@ -437,37 +443,48 @@ async function seekBench(): Promise<void> {
       { name: '`--since T --until T+60s` (one minute in the middle)', args: (f) => ['--since', iso(midTime), '--until', iso(midTime + 60), f], plain: run, gz: runGz, wallTarget: 0.3, gzWallTarget: 0.5 },
       { name: `\`top --blocks ${midBlock}-${midBlock + 9}\` (10 blocks), CPU against \`top\` of the whole file`, args: (f) => ['top', '--blocks', `${midBlock}-${midBlock + 9}`, f], plain: chain, gz: chainGz, wallTarget: Infinity, gzWallTarget: 0.5, cpuShare: 0.02, base: ['top', chain] },
     ];
+    /** The files each selection runs on, and how: the plain file without an index (the cache off), at its first selection (the cache emptied), with its index, and gzipped. */
+    interface Variant { label: string; file: string; env: NodeJS.ProcessEnv; first: boolean; gz: boolean }
+    const variants = (row: SeekRow): Variant[] => [
+      { label: 'plain, no index', file: row.plain, env: { SLOGULATE_INDEX_CACHE_MB: 'off' }, first: false, gz: false },
+      { label: 'plain, first selection (indexes it)', file: row.plain, env: {}, first: true, gz: false },
+      { label: 'plain, indexed', file: indexed.get(row.plain) as string, env: {}, first: false, gz: false },
+      { label: '.gz, indexed', file: row.gz, env: {}, first: false, gz: true },
+    ];
     const full = new Map<SeekRow, { sha: string; cpu: number; wall: number; baseCpu: number }>();
     for (const row of selections) {
       process.stderr.write(`full scan: ${row.name}\n`);
       const whole = once(slogulate(...row.args(row.plain)), { SLOGULATE_SEEK: '0' });
-      for (const file of [row.plain, indexed.get(row.plain) as string, row.gz]) {
-        const seek = once(slogulate(...row.args(file)));
-        if (seek.sha !== whole.sha) throw new Error(`slogulate ${row.args(file).join(' ')}: the seek's output differs from the full scan's`);
+      for (const v of variants(row)) {
+        if (v.first) emptyCache();
+        const seek = once(slogulate(...row.args(v.file)), v.env);
+        if (seek.sha !== whole.sha) throw new Error(`slogulate ${row.args(v.file).join(' ')} (${v.label}): the seek's output differs from the full scan's`);
       }
       const baseCpu = row.base ? once(slogulate(...row.base)).cpu : whole.cpu;
       full.set(row, { ...whole, baseCpu });
     }
-    process.stderr.write('seeks checked: the same bytes as the full scan, plain (with and without an index) and gzipped\n');
+    process.stderr.write('seeks checked: the same bytes as the full scan, plain (without an index, at its first selection, with its index) and gzipped\n');
     let dropped = true;
     const samples = new Map<string, Array<{ cpu: number; wall: number }>>();
-    const timed: Array<[string, string[]]> = [];
-    for (const row of selections) for (const file of [row.plain, indexed.get(row.plain) as string, row.gz]) timed.push([`${row.name}|${file}`, slogulate(...row.args(file))]);
-    timed.push(['index', slogulate('index', runGz)], ['gunzip', [node, '-e', gunzip, runGz]]);
+    const timed: Array<[string, string[], Variant | undefined]> = [];
+    for (const row of selections) for (const v of variants(row)) timed.push([`${row.name}|${v.label}`, slogulate(...row.args(v.file)), v]);
+    timed.push(['index', slogulate('index', runGz), undefined], ['gunzip', [node, '-e', gunzip, runGz], undefined]);
     const record = (key: string, m: { cpu: number; wall: number }, r: number): void => {
       samples.set(key, [...(samples.get(key) ?? []), { cpu: m.cpu, wall: m.wall }]);
       process.stderr.write(`run ${r + 1}/${runs} cpu ${m.cpu.toFixed(2)}s wall ${m.wall.toFixed(2)}s ${key}\n`);
     };
     for (let r = 0; r < runs; r += 1) {
-      for (const [key, argv] of timed) {
-        if (key === 'index' || key === 'gunzip') {
+      for (const [key, argv, v] of timed) {
+        if (v === undefined) {
           record(key, once(argv), r);
           continue;
         }
         // Cold (the page cache dropped: Node.js, slogulate and the slog read from disk), then warm.
+        if (v.first) emptyCache();
         dropped = dropCaches() && dropped;
-        record(`${key}|cold`, once(argv), r);
-        record(key, once(argv), r);
+        record(`${key}|cold`, once(argv, v.env), r);
+        if (v.first) emptyCache();
+        record(key, once(argv, v.env), r);
       }
     }
     process.stderr.write('a full read of RUN.gz: slogulate top\n');
@@ -486,8 +503,9 @@ async function seekBench(): Promise<void> {
     ];
     for (const row of selections) {
       const f = full.get(row) as { cpu: number; wall: number; baseCpu: number };
-      for (const [file, wallTarget] of [[row.plain, row.wallTarget], [indexed.get(row.plain) as string, row.wallTarget], [row.gz, row.gzWallTarget]] as const) {
-        const key = `${row.name}|${file}`;
+      for (const v of variants(row)) {
+        const wallTarget = v.gz ? row.gzWallTarget : row.wallTarget;
+        const key = `${row.name}|${v.label}`;
         const share = med(key, 'cpu') / f.baseCpu;
         const targets: string[] = [];
         const met: boolean[] = [];
@@ -495,11 +513,11 @@ async function seekBench(): Promise<void> {
           targets.push(`wall < ${wallTarget} s`);
           met.push(med(key, 'wall') < wallTarget);
         }
-        if (row.cpuShare !== undefined && !file.endsWith('.gz')) {
+        if (row.cpuShare !== undefined && !v.gz) {
           targets.push(`CPU < ${pct(row.cpuShare)}`);
           met.push(share < row.cpuShare);
         }
-        out.push(`| ${row.name} | ${file.endsWith('.gz') ? '.gz, indexed' : file.endsWith('-indexed.slog') ? 'plain, indexed' : 'plain'} | ${fmt(med(key, 'wall'))} | ${fmt(med(`${key}|cold`, 'wall'))} | ${fmt(med(key, 'cpu'))} | ${fmt(f.baseCpu, 1)} | ${pct(share)} | ${targets.join('; ')} | ${met.length ? (met.every(Boolean) ? 'yes' : 'no') : ''} |`);
+        out.push(`| ${row.name} | ${v.label} | ${fmt(med(key, 'wall'))} | ${fmt(med(`${key}|cold`, 'wall'))} | ${fmt(med(key, 'cpu'))} | ${fmt(f.baseCpu, 1)} | ${pct(share)} | ${targets.join('; ')} | ${met.length ? (met.every(Boolean) ? 'yes' : 'no') : ''} |`);
       }
     }
     const ratio = med('index', 'cpu') / med('gunzip', 'cpu');

@@ -25,6 +25,13 @@ export interface PassSettings {
   readonly heap: HeapGovernor | undefined;
   /** A selection may read only its bytes of a plain file (source/seek.ts); false: every byte, always (SLOGULATE_SEEK=0, the tests' reference). Default true. */
   readonly seek?: boolean;
+  /**
+   * A selection on a plain slog of at least this many bytes that has no
+   * index indexes it and keeps the index in the cache folder
+   * (index-cache.ts). The command line's only: a library caller's pass
+   * writes no file it was not asked for. Undefined: never.
+   */
+  readonly indexCacheBytes?: number;
   /** Told a line for the user about the seek (a gzip slog's index that no longer matches it); the command line's writes it on stderr, once. */
   readonly note?: (text: string) => void;
 }
@@ -47,7 +54,7 @@ export function commandSettings(s: Switches = switches()): PassSettings {
     said.add(text);
     process.stderr.write(`slogulate: ${text}\n`);
   };
-  return { ...settingsFrom(s), heap, note };
+  return { ...settingsFrom(s), heap, note, ...(s.indexCacheBytes === undefined ? {} : { indexCacheBytes: s.indexCacheBytes }) };
 }
 
 /**

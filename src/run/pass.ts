@@ -22,6 +22,7 @@ import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
 import { batchBytes, readLines, splitLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
+import { indexingWhenUnindexed } from './index-cache.js';
 import { openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
 import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import type { HeapGovernor } from './heap-governor.js';
@@ -182,7 +183,8 @@ function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | 
   const only = inputs[0];
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
-  return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+  const { indexCacheBytes, note } = config.settings;
+  return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes, indexCacheBytes === undefined ? undefined : indexingWhenUnindexed(indexCacheBytes, note));
 }
 
 /** A folder's seek plan (pass-seek.ts), or undefined when the pass's input is not one folder. */

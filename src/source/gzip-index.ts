@@ -17,7 +17,7 @@
  * the SHA-1 of its first 64 KB are what it recorded; one that does not is
  * not used (the caller says so in one line).
  */
-import { closeSync, fstatSync, mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crypto, os } from './builtins.js';
 import { describe, InputError, openToRead, readFullyAt } from './open.js';
@@ -249,6 +249,21 @@ export function writeIndex(path: string, index: GzipIndex): string {
   } catch (err) {
     throw new InputError(places.cached, describe(err));
   }
+}
+
+/**
+ * Writes `index` of the slog `path` in the cache folder only (an index made
+ * without being asked for: run/index-cache.ts), leaving the slog's folder
+ * as it was. Returns where it went, and whether an index of that slog was
+ * there before (one that no longer matched). Throws what the file system
+ * throws.
+ */
+export function writeCachedIndex(path: string, index: GzipIndex): { path: string; replaced: boolean } {
+  const at = cachedPlace(path);
+  const replaced = existsSync(at);
+  mkdirSync(dirname(at), { recursive: true });
+  writeAtomically(at, indexText(index));
+  return { path: at, replaced };
 }
 
 function writeAtomically(path: string, text: string): void {

@@ -658,11 +658,19 @@ interface Ran {
 }
 
 /**
+ * Asked for an index of the plain slog at `path` (of `size` bytes) that has
+ * none matching it, before its whole file is searched: one made now (the
+ * caller may keep it: run/index-cache.ts), or undefined to search.
+ */
+export type WhenUnindexed = (path: string, size: number) => GzipIndex | undefined;
+
+/**
  * The plan for reading `range` of the plain file at `path`, or why there is
  * none. `lineLimit`: lines longer than this are not read whole here (the
  * pass reads them as a stream): a plan that would have to is refused.
+ * `unindexed`: asked for an index of a plain file that has none.
  */
-export function planSeek(path: string, range: SeekRange, lineLimit: number): SeekPlan | SeekRefusal {
+export function planSeek(path: string, range: SeekRange, lineLimit: number, unindexed?: WhenUnindexed): SeekPlan | SeekRefusal {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -675,7 +683,7 @@ export function planSeek(path: string, range: SeekRange, lineLimit: number): See
     const file = File.of(fd);
     const head = file.read(0, 2);
     if (head.length === 2 && head[0] === 0x1f && head[1] === 0x8b) return planGzipSeek(path, fd, range, lineLimit);
-    return planPlainSeek(path, fd, file, range, lineLimit);
+    return planPlainSeek(path, fd, file, range, lineLimit, unindexed);
   } catch (err) {
     if (err instanceof Refused) return err.note === undefined ? { refused: err.message } : { refused: err.message, note: err.note };
     if (err instanceof MemberTooBig) return { refused: err.message };
@@ -690,11 +698,13 @@ export function planSeek(path: string, range: SeekRange, lineLimit: number): See
  * index`: its pieces stand for a gzip file's members), the byte search's
  * findings are taken from the index, and only the pieces that may hold the
  * range are searched; else the whole file is searched, with a note when an
- * index was found that no longer matches it (a slog that grew since).
+ * index was found that no longer matches it (a slog that grew since),
+ * unless `unindexed` makes one then.
  */
-function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, limit: number): SeekPlan {
+function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, limit: number, unindexed: WhenUnindexed | undefined): SeekPlan {
   const found = findIndex(path, fd);
-  if (!('index' in found)) {
+  const index = 'index' in found ? found.index : unindexed?.(path, file.size);
+  if (index === undefined) {
     let made: SeekPlan;
     try {
       made = plan(file, range, limit);
@@ -708,7 +718,6 @@ function planPlainSeek(path: string, fd: number, file: File, range: SeekRange, l
     if ('stale' in found) made.note = found.stale;
     return made;
   }
-  const { index } = found;
   // The lines that name vats, from the index too.
   const made = plan(File.of(fd, knownLines(index)), range, limit, (f, r) => indexedFound(f, index, r), (key, beyond, lo, hi, seen) => narrowByMembers(index, key, beyond, lo, hi, seen));
   let before: number | undefined;

@@ -68,6 +68,9 @@ the crank-starts and begin-blocks summed up). It is written beside the
 slog (FILE.slogidx), or, when that folder cannot be written to, in $XDG_CACHE_HOME/slogulate (~/.cache/slogulate).
 An index the slog no longer matches (size, time, first bytes) is not used:
 a live slog's index is out of date at its next line.
+A plain slog of 256 MB or more is indexed by its first selection
+(--cranks, --blocks, --since, --until) into the cache folder, unless
+SLOGULATE_INDEX_CACHE_MB=off; a .gz one only by this command.
 A gzip file of one member (gzip, pigz) has nothing to seek into: rewrite it
 with slogulate recompress. See docs/gzip-index.md.
 Examples:
