@@ -136,6 +136,30 @@ describe('the extract renders as the selection did, and is the slog\'s lines', (
     }
   }, 180_000);
 
+  it('chain-A --blocks: every line from the first block\'s begin-block to the last\'s end-block-finish (agoric-sdk\'s extract-block.py\'s rule, by a loop), besides only create-vat lines and the last block\'s commit lines', async () => {
+    const all = linesOf(readFileSync(CHAIN_A));
+    for (const [from, to] of [[150, 150], [151, 153], [50, 52]] as const) {
+      const out = await checkExtract(CHAIN_A, ['--blocks', `${from}-${to}`]);
+      const want: string[] = [];
+      let on = false;
+      for (const l of all) {
+        const e = JSON.parse(l) as { type: string; blockHeight?: number };
+        if (e.type === 'cosmic-swingset-begin-block' && e.blockHeight === from) on = true;
+        if (on) want.push(l);
+        if (on && e.type === 'cosmic-swingset-end-block-finish' && e.blockHeight === to) break;
+      }
+      const got = linesOf(readFileSync(out));
+      const kept = new Set(got);
+      expect(want.filter((l) => !kept.has(l)), `--blocks ${from}-${to}`).toEqual([]);
+      const wanted = new Set(want);
+      const extra = got.filter((l) => !wanted.has(l)).map((l) => JSON.parse(l) as { type: string; blockHeight?: number });
+      expect(extra.filter((e) => !(e.type === 'create-vat' || (e.type.startsWith('cosmic-swingset-') && e.blockHeight === to)))).toEqual([]);
+      // The lines of no crank nor block height that the rule keeps are there: kernel-stats, and in block 150 the bridge-inbound that set its run going.
+      expect(want.filter((l) => l.startsWith('{"type":"kernel-stats"')).length).toBeGreaterThan(0);
+      if (from === 150) expect(got.filter((l) => l.startsWith('{"type":"cosmic-swingset-bridge-inbound"'))).toHaveLength(1);
+    }
+  }, 120_000);
+
   it('--blocks with --cranks, and --run with --cranks: the blocks kept from their begin-block', async () => {
     await checkExtract(CHAIN_A, ['--blocks', '150-152', '--cranks', '1900-1950']);
     const out = await extract(CHAIN_A, ['--run', '150:2', '--cranks', '1886-1890']);

@@ -14,6 +14,11 @@
  *   block, the `cosmic-swingset-init` and bootstrap block lines (its height
  *   is the init's): the model stamps each crank with the block and run open
  *   then;
+ * - with `--blocks`, every other line outside a crank from a selected
+ *   block's begin-block to its commit-block-finish (`kernel-stats`, the
+ *   `cosmic-swingset-bridge-inbound` that set a run going), as agoric-sdk's
+ *   extract-block.py keeps them; not a kernel start (a restart ends the
+ *   block's lines: the model marks cranks `again` from it);
  * - when a selected crank (or its block) ran again after a restart, each
  *   kernel-init-start and -finish, and before each restart the crank of
  *   the highest number run so far (the cranks a restart runs again, up to
@@ -152,12 +157,18 @@ class Keeper implements CrankSink {
   private highest: { num: number; span: LineSpan; input: KeptLines } | undefined;
   /** The block heights whose chain lines are kept (`--blocks`, `--run`'s block); undefined: none. */
   private readonly heights: readonly CrankRange[] | undefined;
+  /** `--blocks`: between a selected block's begin-block and its commit-block-finish, where every line outside a crank is kept. */
+  private readonly blocks: readonly CrankRange[] | undefined;
+  private inBlock = false;
+  /** Between a crank-start and its crank-finish (those lines are the crank's, kept with it or not). */
+  private inCrank = false;
 
   constructor(
     spec: SelectionSpec,
     private readonly run: RunSpec | undefined,
   ) {
     this.selection = new CrankSelection(spec, this.vats);
+    this.blocks = spec.blocks?.length ? spec.blocks : undefined;
     const heights = [...(spec.blocks ?? []), ...(run ? [{ from: run.height, to: run.height }] : [])];
     this.heights = heights.length ? heights : undefined;
   }
@@ -173,6 +184,21 @@ class Keeper implements CrankSink {
     this.vats.observe(entry);
     if (entry.type === 'create-vat' && typeof entry.vatID === 'string') this.current.names(entry.vatID, { from: line, to: line });
     else if (entry.type.startsWith('cosmic-swingset-')) this.chain(entry, line);
+    if (this.blocks !== undefined) this.blockLine(entry, line, this.blocks);
+  }
+
+  /** `--blocks`: a line kept when it lies outside any crank inside a selected block (see the file's comment). */
+  private blockLine(entry: SlogEntry, line: number, blocks: readonly CrankRange[]): void {
+    const { type } = entry;
+    if (type === 'crank-start') this.inCrank = true;
+    if (type === 'cosmic-swingset-begin-block') {
+      const height = numberOf(entry, 'blockHeight');
+      this.inBlock = height !== undefined && inRanges(blocks, height);
+    }
+    if (type === 'kernel-init-start') this.inBlock = false;
+    if (this.inBlock && !this.inCrank && type !== 'kernel-init-finish') this.current.keep(line, line);
+    if (type === 'cosmic-swingset-commit-block-finish') this.inBlock = false;
+    if (type === 'crank-finish') this.inCrank = false;
   }
 
   /** A chain line: kept when it is of a selected block, or says which block is open without a height. */

@@ -108,7 +108,9 @@ export function register(program: Command): Command {
 The extract holds every line of the selected cranks, and the lines the crank
 model needs to make the same of them: the create-vat lines of the vats they
 name; with --blocks or --run the chain lines of those blocks (begin-block,
-run-start...: which block and run a crank ran in); when a selected crank ran
+run-start...: which block and run a crank ran in), and with --blocks every
+line outside a crank from each block's begin-block to its commit (kernel-stats,
+bridge-inbound), as agoric-sdk's extract-block.py; when a selected crank ran
 again after a restart, the kernel starts and the crank before each restart.
 Rendered with the same selection, it prints what the slog prints. On a plain
 file it seeks as the render does (docs/selections.md).
