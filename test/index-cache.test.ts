@@ -7,11 +7,13 @@
  * read's, first and after; what is written, and where; the one note; the
  * size threshold and `off`; a slog that grew since (indexed again, quietly);
  * a cache folder that cannot be written (one note, the selection still
- * right); a slog that changed under the plan (no index made).
+ * right); a slog that changed under the plan (no index made); a gzipped
+ * slog with no index (a note, no index).
  */
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { indexOfPlain } from '../src/run/gzip-index.js';
 import { indexingWhenUnindexed } from '../src/run/index-cache.js';
@@ -145,6 +147,32 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
     expect(r.stderr).toMatch(new RegExp(`^slogulate: ${file}: its index could not be kept in ${join(blocker, 'slogulate')} \\(.+; SLOGULATE_INDEX_CACHE_MB=off: never tried\\)\\n$`));
     expectSameText(r.stdout, full.stdout);
   });
+
+  it('a gzipped slog with no index is read whole, not indexed: a note says how to make it seek when its slog is big enough; none once indexed', async () => {
+    const dir = join(tmp, 'gz');
+    mkdirSync(dir);
+    const gz = join(dir, 'chain-A.slog.gz');
+    writeFileSync(gz, gzipSync(readFileSync(CHAIN_A)));
+    const cache = join(tmp, 'gz-cache');
+    const full = (await runMain(['--blocks', '150', CHAIN_A], { env: { SLOGULATE_SEEK: '0' } })).stdout;
+    // chain-A.slog.gz is 1.48 MB (of 2^20 bytes): taken for 11.9 MB of slog.
+    const small = await runMain(['--blocks', '150', gz], { env: indexing(cache, '256') });
+    expect(small.stderr).toBe('');
+    for (const mb of ['0', '11']) {
+      const r = await runMain(['--blocks', '150', gz], { env: indexing(cache, mb) });
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stderr).toBe(`slogulate: ${gz}: read whole, a gzipped slog with no index: slogulate index ${gz} makes the next selections seek (docs/gzip-index.md)\n`);
+      expectSameText(r.stdout, full);
+    }
+    expect((await runMain(['--blocks', '150', gz], { env: indexing(cache, '12') })).stderr).toBe('');
+    expect((await runMain(['--blocks', '150', gz], { env: indexing(cache, 'off') })).stderr).toBe('');
+    expect(cachedIn(cache)).toEqual([]);
+    expect(readdirSync(dir)).toEqual(['chain-A.slog.gz']);
+    expect((await runMain(['index', gz])).status).toBe(0);
+    const indexed = await runMain(['--blocks', '150', gz], { env: indexing(cache) });
+    expect(indexed.stderr).toBe('');
+    expectSameText(indexed.stdout, full);
+  }, 60_000);
 
   it('a slog whose size is not the plan\'s (written to meanwhile): no index made or kept', () => {
     const { file, cache } = copied('changed');

@@ -6,8 +6,10 @@
  * (gzip-index.ts, indexOfPlain), plans from that index, and keeps it in the
  * cache folder, never beside the slog, so that the next selection on that
  * slog reads only its bytes. The command line's passes only
- * (pass-settings.ts, indexCacheBytes).
+ * (pass-settings.ts, indexCacheBytes). A gzipped slog is not indexed so
+ * (that costs an inflate of its own): a big one gets a note instead.
  */
+import { statSync } from 'node:fs';
 import { cacheFolder, writeCachedIndex, type GzipIndex } from '../source/gzip-index.js';
 import { describe, InputError } from '../source/open.js';
 import type { WhenUnindexed } from '../source/seek.js';
@@ -42,4 +44,23 @@ export function indexingWhenUnindexed(minBytes: number, note: ((text: string) =>
     }
     return index;
   };
+}
+
+/** A gzipped slog is about this many times smaller than its slog (big-local-1200: 7.2; chain-A: 8.3). */
+const GZIP_RATIO = 8;
+
+/**
+ * The note for a selection on a gzipped slog with no index, which reads it
+ * whole: when its slog is about `minBytes` or more, how to make the next
+ * ones seek. Undefined: a smaller one, said nothing of.
+ */
+export function unindexedGzipNote(path: string, minBytes: number): string | undefined {
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch {
+    return undefined;
+  }
+  if (size * GZIP_RATIO < minBytes) return undefined;
+  return `${path}: read whole, a gzipped slog with no index: slogulate index ${path} makes the next selections seek (docs/gzip-index.md)`;
 }

@@ -22,8 +22,8 @@ import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
 import { batchBytes, readLines, splitLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
-import { indexingWhenUnindexed } from './index-cache.js';
-import { openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
+import { indexingWhenUnindexed, unindexedGzipNote } from './index-cache.js';
+import { GZIP_UNINDEXED, openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
 import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import type { HeapGovernor } from './heap-governor.js';
 import { folderSeekOf } from './pass-seek.js';
@@ -184,7 +184,13 @@ function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | 
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
   const { indexCacheBytes, note } = config.settings;
-  return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes, indexCacheBytes === undefined ? undefined : indexingWhenUnindexed(indexCacheBytes, note));
+  if (indexCacheBytes === undefined) return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
+  const plan = planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes, indexingWhenUnindexed(indexCacheBytes, note));
+  if ('refused' in plan && plan.refused === GZIP_UNINDEXED && plan.note === undefined) {
+    const hint = unindexedGzipNote(only, indexCacheBytes);
+    if (hint !== undefined) return { ...plan, note: hint };
+  }
+  return plan;
 }
 
 /** A folder's seek plan (pass-seek.ts), or undefined when the pass's input is not one folder. */

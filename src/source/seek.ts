@@ -86,6 +86,9 @@ export interface NamingLine {
   standIn: boolean;
 }
 
+/** The refusal of a gzip file with no index. */
+export const GZIP_UNINDEXED = 'gzip';
+
 /** Why a seek was not made: the caller reads the whole file. */
 export interface SeekRefusal {
   refused: string;
@@ -755,7 +758,7 @@ const MAX_MEMBER = 64 << 20;
  */
 function planGzipSeek(path: string, fd: number, range: SeekRange, limit: number): SeekPlan | SeekRefusal {
   const found = findIndex(path, fd);
-  if ('none' in found) return { refused: 'gzip' };
+  if ('none' in found) return { refused: GZIP_UNINDEXED };
   if ('stale' in found) return { refused: 'gzip whose index does not match it', note: found.stale };
   const { index } = found;
   if (index.members.length < 2) return { refused: 'gzip of one member: nothing to seek into' };
