@@ -22,10 +22,10 @@ import { mergeReads, type Reads } from '../scan/reads.js';
 import { expandInputs, inputsName } from '../source/inputs.js';
 import { batchBytes, readLines, splitLines, type BigLine, type LineBatch } from '../source/lines.js';
 import { InputEndsEarly, InputError, openInput, type SlogInput, type SlogSource } from '../source/open.js';
-import { indexingWhenUnindexed, unindexedGzipNote } from './index-cache.js';
 import { GZIP_UNINDEXED, openRange, planSeek, type SeekPlan, type SeekRange, type SeekRefusal } from '../source/seek.js';
 import type { FolderPlan, FolderRefusal } from '../source/folder-seek.js';
 import type { HeapGovernor } from './heap-governor.js';
+import { indexingWhenUnindexed, unindexedGzipNote } from './index-cache.js';
 import { folderSeekOf } from './pass-seek.js';
 import type { PassSettings } from './pass-settings.js';
 
