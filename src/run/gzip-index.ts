@@ -18,6 +18,9 @@ export const MEMBER_BYTES = 2 << 20;
 /** Members compressed at once (zlib's thread pool). */
 const IN_FLIGHT = 3;
 
+/** Why an index was not made. */
+const CHANGED = 'changed while it was indexed (still being written?)';
+
 /** Whether the file at `path` starts with the gzip magic. Throws InputError. */
 export function isGzipFile(path: string): boolean {
   const fd = openToRead(path);
@@ -35,7 +38,7 @@ export async function indexOfGzip(path: string): Promise<GzipIndex> {
   const before = stampOfPath(path);
   await scanMembers(path, builder);
   const after = stampOfPath(path);
-  if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) throw new InputError(path, 'changed while it was indexed (still being written?)');
+  if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) throw new InputError(path, CHANGED);
   return builder.finish(after);
 }
 
@@ -48,7 +51,8 @@ export const PLAIN_PIECE_BYTES = 4 << 20;
  * the members (each piece's `at` and `from` are the same byte). A seek on a
  * plain file with a matching index takes the byte search's findings from
  * it instead of reading every byte (source/seek.ts). Throws InputError
- * (changed meanwhile: a live slog's index is out of date at its next line).
+ * (changed meanwhile, told at the end of the first piece read after it
+ * grew: a live slog's index is out of date at its next line).
  */
 export function indexOfPlain(path: string, pieceBytes = PLAIN_PIECE_BYTES): GzipIndex {
   const builder = new IndexBuilder();
@@ -62,15 +66,17 @@ export function indexOfPlain(path: string, pieceBytes = PLAIN_PIECE_BYTES): Gzip
       builder.start(from, from);
       for (let pos = from; pos < from + size; ) {
         const got = readFullyAt(fd, buf.subarray(0, Math.min(buf.length, from + size - pos)), pos);
-        if (got === 0) throw new InputError(path, 'changed while it was indexed (still being written?)');
+        if (got === 0) throw new InputError(path, CHANGED);
         builder.data(buf.subarray(0, got));
         pos += got;
       }
       builder.end({ at: from, bytes: size, from, size });
       from += size;
+      // A live slog grows: given up at once, not at the end of a read of gigabytes.
+      if (fstatSync(fd).size !== before.size) throw new InputError(path, CHANGED);
     }
     const after = stampOf(fd);
-    if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) throw new InputError(path, 'changed while it was indexed (still being written?)');
+    if (before.size !== after.size || before.mtimeMs !== after.mtimeMs) throw new InputError(path, CHANGED);
     return builder.finish(after);
   } finally {
     closeSync(fd);
