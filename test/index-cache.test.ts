@@ -7,9 +7,11 @@
  * read's, first and after; what is written, and where; the one note; the
  * size threshold and `off`; a slog that grew since (indexed again, quietly);
  * a cache folder that cannot be written (one note, the selection still
- * right); a slog that changed under the plan (no index made); a gzipped
+ * right); a slog that changed under the plan, or grew while it was
+ * indexed (a writer appending to it: no index made or kept); a gzipped
  * slog with no index (a note, no index).
  */
+import { spawn } from 'node:child_process';
 import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -172,6 +174,37 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
     const indexed = await runMain(['--blocks', '150', gz], { env: indexing(cache) });
     expect(indexed.stderr).toBe('');
     expectSameText(indexed.stdout, full);
+  }, 60_000);
+
+  it('a live slog (a writer appending to it): an index is made only when it did not grow meanwhile, and kept only then', async () => {
+    const { file, cache } = copied('live');
+    // Four copies of chain-A (48 MB): an index takes some tens of ms to make.
+    const whole = readFileSync(file);
+    for (let i = 0; i < 3; i += 1) appendFileSync(file, whole);
+    const line = whole.subarray(0, whole.indexOf(10) + 1).toString('latin1');
+    const writer = spawn(process.execPath, ['-e', `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(file)}, 'a'); process.stdout.write('ready\\n'); setInterval(() => fs.writeSync(fd, ${JSON.stringify(line)}), 1);`]);
+    try {
+      await new Promise<void>((resolve) => writer.stdout.once('data', () => resolve()));
+      let refused = 0;
+      for (let attempt = 0; attempt < 50 && refused < 3; attempt += 1) {
+        const before = statSync(file).size;
+        const notes: string[] = [];
+        const made = withCache(cache, () => indexingWhenUnindexed(0, (t) => notes.push(t))(file, before));
+        if (made === undefined) {
+          // It grew while it was indexed: nothing made, kept or said.
+          refused += 1;
+          expect(notes).toEqual([]);
+        } else {
+          // Else an index of exactly the bytes the plan saw.
+          expect(made.slog.size).toBe(before);
+        }
+        for (const name of cachedIn(cache)) expect((JSON.parse(readFileSync(join(cache, 'slogulate', name), 'utf8')) as { slog: { size: number } }).slog.size).toBeLessThanOrEqual(before);
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      expect(refused, 'indexings given up because the slog grew').toBe(3);
+    } finally {
+      writer.kill();
+    }
   }, 60_000);
 
   it('a slog whose size is not the plan\'s (written to meanwhile): no index made or kept', () => {
