@@ -12,7 +12,7 @@
  * slog with no index (a note, no index).
  */
 import { spawn } from 'node:child_process';
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -206,6 +206,31 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
       writer.kill();
     }
   }, 60_000);
+
+  it('the cache folder: an index used is marked so; one unused for 30 days is removed when another is written; nothing else is', async () => {
+    const { file, cache } = copied('prune');
+    const folder = join(cache, 'slogulate');
+    mkdirSync(folder, { recursive: true });
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const recent = new Date(Date.now() - 29 * 86_400_000);
+    const put = (name: string, when: Date): void => {
+      writeFileSync(join(folder, name), '{}');
+      utimesSync(join(folder, name), when, when);
+    };
+    put('gone.slog-0123456789abcdef.slogidx', old);
+    put('recent.slog-0123456789abcdef.slogidx', recent);
+    put('not-ours.txt', old);
+    put('chain-A.slog.gz.slogidx', old);
+    const first = await runMain(['--blocks', '150', file], { env: indexing(cache) });
+    expect(first.stderr).toContain('indexed for the selections to come');
+    const [made] = cachedIn(cache).filter((n) => n.startsWith('chain-A.slog-'));
+    expect(cachedIn(cache).sort()).toEqual(['chain-A.slog.gz.slogidx', made, 'not-ours.txt', 'recent.slog-0123456789abcdef.slogidx'].sort());
+    // Used: its time is now, whatever it was.
+    utimesSync(join(folder, made as string), old, old);
+    const later = await runMain(['--blocks', '151', file], { env: indexing(cache) });
+    expect(later.stderr).toBe('');
+    expect(Date.now() - statSync(join(folder, made as string)).mtimeMs).toBeLessThan(86_400_000);
+  });
 
   it('a slog whose size is not the plan\'s (written to meanwhile): no index made or kept', () => {
     const { file, cache } = copied('changed');

@@ -17,7 +17,7 @@
  * the SHA-1 of its first 64 KB are what it recorded; one that does not is
  * not used (the caller says so in one line).
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, readFileSync, realpathSync, renameSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, fstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, unlinkSync, utimesSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { crypto, os } from './builtins.js';
 import { describe, InputError, openToRead, readFullyAt } from './open.js';
@@ -203,7 +203,10 @@ export function findIndex(path: string, fd: number): FoundIndex {
     const index = parseIndex(text);
     stamp ??= stampOf(fd);
     const why = index === undefined ? 'not an index of this version' : mismatch(index.slog, stamp);
-    if (why === undefined && index !== undefined) return { index, path: at };
+    if (why === undefined && index !== undefined) {
+      if (place === undefined) touch(at);
+      return { index, path: at };
+    }
     stale ??= `${path}: its index ${at} is not used (${why}): run slogulate index ${path}`;
   }
   return stale === undefined ? { none: true } : { stale };
@@ -251,10 +254,54 @@ export function writeIndex(path: string, index: GzipIndex): string {
   }
 }
 
+/** The cache folder's indexes unused this long are removed when another is written there. */
+const UNUSED_DAYS = 30;
+/** The name writeCachedIndex gives: the slog's name, a hash of its path. */
+const CACHED_NAME = /-[0-9a-f]{16}\.slogidx$/;
+
+/** Marks an index in the cache folder used now (its modification time), so that it is not pruned. */
+function touch(path: string): void {
+  try {
+    const now = new Date();
+    utimesSync(path, now, now);
+  } catch {
+    // Not ours to change (a cache folder shared read-only): it is still used.
+  }
+}
+
+/**
+ * Removes the indexes of the cache folder that no selection used for
+ * UNUSED_DAYS (findIndex marks each use): those of slogs deleted, moved or
+ * long done with. Returns their names.
+ */
+export function pruneCache(now = Date.now()): string[] {
+  const dir = cacheFolder();
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!CACHED_NAME.test(name)) continue;
+    const at = join(dir, name);
+    try {
+      if (now - statSync(at).mtimeMs < UNUSED_DAYS * 86_400_000) continue;
+      unlinkSync(at);
+      removed.push(name);
+    } catch {
+      // Gone meanwhile, or not ours to remove.
+    }
+  }
+  return removed;
+}
+
 /**
  * Writes `index` of the slog `path` in the cache folder only (an index made
  * without being asked for: run/index-cache.ts), leaving the slog's folder
- * as it was. Returns where it went, and whether an index of that slog was
+ * as it was, and prunes the folder of indexes long unused (pruneCache).
+ * Returns where it went, and whether an index of that slog was
  * there before (one that no longer matched). Throws what the file system
  * throws.
  */
@@ -263,6 +310,7 @@ export function writeCachedIndex(path: string, index: GzipIndex): { path: string
   const replaced = existsSync(at);
   mkdirSync(dirname(at), { recursive: true });
   writeAtomically(at, indexText(index));
+  pruneCache();
   return { path: at, replaced };
 }
 
