@@ -272,29 +272,25 @@ function touch(path: string): void {
 /**
  * Removes the indexes of the cache folder that no selection used for
  * UNUSED_DAYS (findIndex marks each use): those of slogs deleted, moved or
- * long done with. Returns their names.
+ * long done with. Nothing else of the folder is touched.
  */
-export function pruneCache(now = Date.now()): string[] {
+function pruneCache(now = Date.now()): void {
   const dir = cacheFolder();
-  const removed: string[] = [];
   let names: string[];
   try {
     names = readdirSync(dir);
   } catch {
-    return removed;
+    return;
   }
   for (const name of names) {
     if (!CACHED_NAME.test(name)) continue;
     const at = join(dir, name);
     try {
-      if (now - statSync(at).mtimeMs < UNUSED_DAYS * 86_400_000) continue;
-      unlinkSync(at);
-      removed.push(name);
+      if (now - statSync(at).mtimeMs >= UNUSED_DAYS * 86_400_000) unlinkSync(at);
     } catch {
       // Gone meanwhile, or not ours to remove.
     }
   }
-  return removed;
 }
 
 /**
