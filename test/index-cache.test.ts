@@ -89,6 +89,29 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
     expect(cachedIn(cache)).toHaveLength(1);
   }, 120_000);
 
+  it('every real slog of ../shared/slogs/real: the first selection (indexing it) and the next (its index cached) print the full read\'s text', async () => {
+    const real = join(ROOT, '..', 'shared', 'slogs', 'real');
+    const slogs = readdirSync(real).filter((n) => n !== 'README.md' && statSync(join(real, n)).isFile());
+    expect(slogs.length).toBeGreaterThanOrEqual(9);
+    for (const name of slogs) {
+      const cache = join(tmp, `real-${name}-cache`);
+      for (const args of [['--cranks', '40-50'], ['--blocks', '3-5'], ['top', '-n', '2', '--since', '30s']]) {
+        rmSync(cache, { recursive: true, force: true });
+        const full = await runMain([...args, join(real, name)], { env: { SLOGULATE_SEEK: '0' } });
+        const first = await runMain([...args, join(real, name)], { env: indexing(cache) });
+        const later = await runMain([...args, join(real, name)], { env: indexing(cache) });
+        const what = `${name} ${args.join(' ')}`;
+        // The note first (the plan is made before the slog is read), then what the full read says.
+        expect(first.stderr, what).toBe(`slogulate: ${join(real, name)}: indexed for the selections to come, in ${join(cache, 'slogulate', cachedIn(cache)[0] as string)} (SLOGULATE_INDEX_CACHE_MB=off: never)\n${full.stderr}`);
+        expect(later.stderr, what).toBe(full.stderr);
+        expectSameText(first.stdout, full.stdout, what);
+        expectSameText(later.stdout, full.stdout, what);
+        expect(first.status, what).toBe(full.status);
+        expect(later.status, what).toBe(full.status);
+      }
+    }
+  }, 120_000);
+
   it('the plan made with the new index searches a fraction of the file, as with the index of `slogulate index`; without it, every byte', () => {
     const { file, cache } = copied('plan');
     const size = statSync(file).size;
