@@ -138,6 +138,8 @@ function filesUnder(dir: string): string[] {
 async function main(): Promise<void> {
   if (!existsSync(SLOG_GZ)) throw new Error(`no ${SLOG_GZ}`);
   const dir = mkdtempSync(join(tmpdir(), 'slogulate-bench-'));
+  // An index a selection makes (BENCH_SLOG of 256 MB or more) goes to the temp folder, not the user's cache.
+  process.env.XDG_CACHE_HOME = join(dir, 'cache');
   const notes: string[] = [];
   try {
     process.stderr.write(`making the inputs in ${dir}\n`);
