@@ -183,14 +183,12 @@ function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | 
   const only = inputs[0];
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
-  const { indexCacheBytes, note } = config.settings;
-  if (indexCacheBytes === undefined) return planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes);
-  const plan = planSeek(only, (config.seek as PassSeek).range, config.settings.bigLineBytes, indexingWhenUnindexed(indexCacheBytes, note));
-  if ('refused' in plan && plan.refused === GZIP_UNINDEXED && plan.note === undefined) {
-    const hint = unindexedGzipNote(only, indexCacheBytes);
-    if (hint !== undefined) return { ...plan, note: hint };
-  }
-  return plan;
+  const { indexCacheBytes, note, bigLineBytes } = config.settings;
+  const plan = planSeek(only, (config.seek as PassSeek).range, bigLineBytes, indexCacheBytes === undefined ? undefined : indexingWhenUnindexed(indexCacheBytes, note));
+  // A gzipped slog with no index is read whole: the command line says how to make it seek.
+  if (indexCacheBytes === undefined || !('refused' in plan) || plan.refused !== GZIP_UNINDEXED || plan.note !== undefined) return plan;
+  const hint = unindexedGzipNote(only, indexCacheBytes);
+  return hint === undefined ? plan : { ...plan, note: hint };
 }
 
 /** A folder's seek plan (pass-seek.ts), or undefined when the pass's input is not one folder. */
