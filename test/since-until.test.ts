@@ -9,7 +9,8 @@
  * `--cranks` (which seeks) the intersection, and the same as a read of
  * every line (SLOGULATE_SEEK=0). Bad values: one line, exit 2.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -154,10 +155,10 @@ describe('--since and --until: bad values', () => {
     expect(r.stderr).toMatch(/^slogulate: --(since|until)[^\n]*\n$/);
   });
 
-  it('a duration needs a plain file: not stdin, not gzip; compare takes times only', async () => {
+  it('a duration needs the slog\'s end: not stdin, not a big gzip without an index; compare takes times only', async () => {
     const gz = join(ROOT, '..', 'shared', 'slogs', 'big-local-1200.slog.gz');
     for (const [args, why] of [
-      [['--since', '10m', gz], /big-local-1200\.slog\.gz is gzip/],
+      [['--since', '10m', gz], /big-local-1200\.slog\.gz is gzip of more than 8 MB without an index \(slogulate index makes one\): give a time instead$/m],
       [['--since', '10m', '-'], /not stdin/],
       [['compare', '--until', '1m', A_LOCAL, A_LOCAL], /not taken here/],
     ] as const) {
@@ -166,6 +167,48 @@ describe('--since and --until: bad values', () => {
       expect(r.stderr).toMatch(why);
       expect(r.stderr.split('\n')).toHaveLength(2);
     }
+  });
+});
+
+describe('a duration on a per-block folder and on gzip files without an index', () => {
+  const folder = join(ROOT, '..', 'shared', 'slogs', 'real', 'block-files-bot');
+  const tmp = mkdtempSync(join(tmpdir(), 'slogulate-since-gz-'));
+  afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+  it('a folder counts back from its last block file\'s last time', async () => {
+    // The folder's slog by a plain loop: its files in the order block-slog named them (init, bootstrap, the blocks by height).
+    const names = readdirSync(folder);
+    const order = (n: string): number => (n.includes('_init_') ? -2 : n.includes('_bootstrap_') ? -1 : Number(/_block_(\d+)_/.exec(n)?.[1]));
+    const whole = join(tmp, 'folder.slog');
+    writeFileSync(whole, Buffer.concat(names.sort((a, b) => order(a) - order(b)).map((n) => gunzipSync(readFileSync(join(folder, n))))));
+    const { starts, lastTime } = facts(whole);
+    const back = Math.max(1, Math.floor((lastTime - (starts[0] as Start).time) / 3));
+    await checkAll(folder, ['--since', `${back}s`], selected(starts, lastTime - back, Infinity), starts.length);
+    await checkAll(folder, ['--until', `${back}s`], selected(starts, -Infinity, lastTime - back), starts.length);
+  });
+
+  it('a small gzip file is inflated whole for its end: one member, several, cut short; a big one is refused', async () => {
+    const plain = readFileSync(CHAIN_A);
+    const { lastTime } = facts(CHAIN_A);
+    const one = join(tmp, 'chain-A.slog.gz');
+    writeFileSync(one, gzipSync(plain));
+    const half = plain.indexOf(10, plain.length >> 1) + 1;
+    const two = join(tmp, 'two-members.slog.gz');
+    writeFileSync(two, Buffer.concat([gzipSync(plain.subarray(0, half)), gzipSync(plain.subarray(half))]));
+    expect(lastTimeOf(one)).toBe(lastTime);
+    expect(lastTimeOf(two)).toBe(lastTime);
+    // Cut in its second member: the end of what is there, as the pass reads it (a gzip cut short reads what it holds).
+    const cut = join(tmp, 'cut.slog.gz');
+    const twoBytes = readFileSync(two);
+    writeFileSync(cut, twoBytes.subarray(0, twoBytes.length - 20_000));
+    const cutEnd = lastTimeOf(cut);
+    expect(typeof cutEnd).toBe('number');
+    expect(cutEnd as number).toBeLessThan(lastTime);
+    expect(cutEnd as number).toBeGreaterThan(facts(CHAIN_A).starts[0]?.time as number);
+    // The render of a duration: the same as on the plain file.
+    expect(await ok(['--since', '40s', one])).toBe(await ok(['--since', '40s', CHAIN_A]));
+    expect(await ok(['top', '--until', '1m', two])).toBe(await ok(['top', '--until', '1m', CHAIN_A]));
+    expect(lastTimeOf(one, 1000)).toEqual({ cannot: 'gzip of more than 1000 bytes without an index (slogulate index makes one)' });
   });
 });
 

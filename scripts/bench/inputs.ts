@@ -126,11 +126,20 @@ export function chainSlog(from: string, to: string, copies: number): number {
  * table's 4 GB chain slog), written a copy at a time: its size, and the
  * block heights of its first and last copied blocks.
  */
-export function bigChainSlog(from: string, to: string, minBytes: number): { size: number; firstHeight: number; lastHeight: number } {
+export function bigChainSlog(from: string, to: string, minBytes: number): ChainCopies {
   return chainCopies(from, to, (_k, size) => size < minBytes);
 }
 
-function chainCopies(from: string, to: string, more: (k: number, size: number) => boolean): { size: number; firstHeight: number; lastHeight: number } {
+/** A slog of chain blocks repeated: its size, block heights, and the times of its repeated blocks' first and last entries. */
+interface ChainCopies {
+  size: number;
+  firstHeight: number;
+  lastHeight: number;
+  firstTime: number;
+  lastTime: number;
+}
+
+function chainCopies(from: string, to: string, more: (k: number, size: number) => boolean): ChainCopies {
   type Entry = Record<string, unknown>;
   const lines = readFileSync(from, 'utf8').split('\n').filter((l) => l.trim());
   const entries = lines.map((l) => JSON.parse(l) as Entry);
@@ -167,7 +176,8 @@ function chainCopies(from: string, to: string, more: (k: number, size: number) =
   } finally {
     closeSync(fd);
   }
-  return { size, firstHeight: Math.min(...heights), lastHeight: Math.min(...heights) + k * span.height - 1 };
+  const firstTime = Math.min(...times);
+  return { size, firstHeight: Math.min(...heights), lastHeight: Math.min(...heights) + k * span.height - 1, firstTime, lastTime: Math.max(...times) + (k - 1) * seconds };
 }
 
 /**

@@ -84,3 +84,46 @@ export function median(values: readonly number[]): number {
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
+
+/** One step of a shell loop (shellLoop): what to do before it, then the command timed. */
+export interface ShellStep {
+  key: string;
+  argv: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** Run (untimed) just before the command: `rm -rf` a cache folder, drop the page cache... */
+  before?: string;
+}
+
+const quote = (s: string): string => `'${s.replaceAll("'", "'\\''")}'`;
+
+/**
+ * Runs the steps, in order, from one bash process: each command's wall time
+ * from bash's EPOCHREALTIME around it, its CPU (user + system, every thread)
+ * from `times` in the subshell that ran it, its stdout to /dev/null. Nothing
+ * of this process (its heap, its pipes, its spawn) is in what is measured:
+ * the seek table's rows of 0.1 s are timed so (scripts/bench.ts). Throws when
+ * a command fails.
+ */
+export function shellLoop(steps: readonly ShellStep[], spawn: (argv: string[], env: NodeJS.ProcessEnv) => { status: number | null; stdout: string; stderr: string }): Array<{ key: string; wall: number; cpu: number }> {
+  if (BASH === undefined) throw new Error('the shell loop needs bash');
+  const script = ['set -u'];
+  steps.forEach((s, i) => {
+    if (s.before) script.push(s.before);
+    const env = Object.entries(s.env ?? {}).map(([k, v]) => `${k}=${quote(String(v))}`);
+    script.push(`( s=$EPOCHREALTIME; ${['env', ...env, ...s.argv.map(quote)].join(' ')} >/dev/null || exit 1; e=$EPOCHREALTIME; echo "STEP ${i} $s $e"; times ) || { echo "step ${i} failed" >&2; exit 1; }`);
+  });
+  const r = spawn([BASH, '-c', script.join('\n')], benchEnv());
+  if (r.status !== 0) throw new Error(`the shell loop: exit ${r.status}\n${r.stderr.slice(-2000)}`);
+  const out: Array<{ key: string; wall: number; cpu: number }> = [];
+  // Each step prints its line, then `times`: the subshell's own CPU, then its children's (the command's).
+  const lines = r.stdout.split('\n');
+  lines.forEach((line, i) => {
+    const m = /^STEP (\d+) ([\d.]+) ([\d.]+)$/.exec(line.trim());
+    const cpu = childrenCpu(lines[i + 2] ?? '');
+    if (!m || cpu === undefined) return;
+    const step = steps[Number(m[1])] as ShellStep;
+    out.push({ key: step.key, wall: Number(m[3]) - Number(m[2]), cpu });
+  });
+  if (out.length !== steps.length) throw new Error(`the shell loop timed ${out.length} of ${steps.length} steps`);
+  return out;
+}

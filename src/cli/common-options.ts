@@ -7,6 +7,7 @@ import { parseRanges, SelectionError, type SelectionSpec } from '../analyses/com
 import { parseTimeBound, resolveTimeBound, type TimeBound } from '../analyses/common/time-bounds.js';
 import { InputError } from '../source/open.js';
 import { lastTimeOf } from '../source/last-time.js';
+import { expandInputs } from '../source/inputs.js';
 import { parseThreshold, THRESHOLD_GRAMMAR, ThresholdError, type Threshold } from '../analyses/compare/thresholds.js';
 import { CliError, EXIT_FAILURE, EXIT_USAGE, helpPointer } from './errors.js';
 import { STALL_SECONDS } from '../model/stalls.js';
@@ -100,14 +101,16 @@ function timeBoundFrom(option: string, text: string): TimeBound {
 
 /**
  * The slog's last time, for a duration back from its end: the last line
- * with a `time` of the last file that has one. `files` undefined: the
- * command does not take a duration (compare: two slogs, two ends).
+ * with a `time` of the last file that has one (a folder's files in the
+ * order they are read: of per-block files, the last block's). `files`
+ * undefined: the command does not take a duration (compare: two slogs,
+ * two ends).
  */
 function slogEndTime(option: string, text: string, files: readonly string[] | undefined): number {
   const giveTime = 'give a time instead';
   if (files === undefined) throw new CliError(`${option} ${text}: a duration back from the slog's end is not taken here: ${giveTime}`, EXIT_USAGE);
-  if (files.length === 0 || files.includes('-')) throw new CliError(`${option} ${text}: a duration needs a plain slog file to read its end from, not stdin: ${giveTime}`, EXIT_USAGE);
-  for (const file of [...files].reverse()) {
+  if (files.length === 0 || files.includes('-')) throw new CliError(`${option} ${text}: a duration needs a slog file to read its end from, not stdin: ${giveTime}`, EXIT_USAGE);
+  for (const file of [...inputFiles(files)].reverse()) {
     let time: ReturnType<typeof lastTimeOf>;
     try {
       time = lastTimeOf(file);
@@ -116,9 +119,19 @@ function slogEndTime(option: string, text: string, files: readonly string[] | un
       throw err;
     }
     if (typeof time === 'number') return time;
-    if (time !== undefined) throw new CliError(`${option} ${text}: a duration needs a plain slog file (or a .gz with an index) to read its end from; ${file} is ${time.cannot}: ${giveTime}`, EXIT_USAGE);
+    if (time !== undefined) throw new CliError(`${option} ${text}: a duration counts back from the slog's end, which cannot be read here: ${file} is ${time.cannot}: ${giveTime}`, EXIT_USAGE);
   }
   throw new CliError(`${option} ${text}: no line of ${files.join(', ')} has a time to count back from`, EXIT_USAGE);
+}
+
+/** The files a pass reads for these arguments (a folder's, in order); an unreadable folder is the pass's failure. */
+function inputFiles(files: readonly string[]): string[] {
+  try {
+    return expandInputs(files) as string[];
+  } catch (err) {
+    if (err instanceof InputError) throw new CliError(err.message, EXIT_FAILURE);
+    throw err;
+  }
 }
 
 /**
