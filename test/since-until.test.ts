@@ -185,6 +185,9 @@ describe('a duration on a per-block folder and on gzip files without an index', 
     const back = Math.max(1, Math.floor((lastTime - (starts[0] as Start).time) / 3));
     await checkAll(folder, ['--since', `${back}s`], selected(starts, lastTime - back, Infinity), starts.length);
     await checkAll(folder, ['--until', `${back}s`], selected(starts, -Infinity, lastTime - back), starts.length);
+    // The slog is named as it was given: the folder, not its first file and how many more.
+    const slogRow = (await ok(['stats', '--since', `${back}s`, folder])).split('\n').find((l) => l.startsWith('slog '));
+    expect(slogRow?.replace(/^slog +/, '')).toBe(folder);
   });
 
   it('a small gzip file is inflated whole for its end: one member, several, cut short; a big one is refused', async () => {

@@ -110,7 +110,7 @@ export interface PassSeek {
 }
 
 export interface PassResult {
-  /** How the slog is named in messages: its one input, or the first and how many more. */
+  /** How the slog is named in messages: its one input as given (a folder by its name), or the first and how many more. */
   name: string;
   /** The inputs read, by name. */
   sources: string[];
@@ -139,7 +139,7 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     printedIn: config.bigTextScope,
   });
   const assembler = new CrankAssembler(config.sink, settings.spillAt === undefined ? {} : { spillAt: settings.spillAt });
-  const result: PassResult = { name: inputsName(inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
+  const result: PassResult = { name: inputsName(config.inputs), sources: [], read: reader.linesRead, lines: 0, entries: 0, badLines: 0, stopped: undefined };
   const feed = new Feed(reader, assembler, config.observe, result);
   const folder = config.seek && settings.seek !== false && !config.open ? await folderPlan(inputs, config) : undefined;
   const folderSeek = folder !== undefined && 'files' in folder ? folder : undefined;
