@@ -9,7 +9,7 @@
  * parsed); a small gzip's inflated bytes.
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { constants as zlibConstants, gunzipSync } from 'node:zlib';
+import { zlib } from './builtins.js';
 import { withoutCr } from './lines.js';
 import { describe, InputError, isGzipMagic, openToRead, readFullyAt } from './open.js';
 import { findIndex } from './gzip-index.js';
@@ -101,7 +101,7 @@ function lastSmallGzipTime(fd: number, size: number): number | undefined | NoTai
   const got = readFullyAt(fd, compressed, 0);
   let bytes: Buffer;
   try {
-    bytes = gunzipSync(compressed.subarray(0, got), { finishFlush: zlibConstants.Z_SYNC_FLUSH, maxOutputLength: SMALL_GZIP_OUT });
+    bytes = zlib().gunzipSync(compressed.subarray(0, got), { finishFlush: zlib().constants.Z_SYNC_FLUSH, maxOutputLength: SMALL_GZIP_OUT });
   } catch (err) {
     return { cannot: `gzip: ${(err as Error).message}` };
   }
