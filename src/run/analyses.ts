@@ -24,7 +24,7 @@ import { GROWTH_READS, GrowthCollector } from '../analyses/growth/growth.js';
 import { growthResult, type GrowthResult } from '../analyses/growth/growth-result.js';
 import { inputsName } from '../source/inputs.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
-import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult, type PassSeek } from './pass.js';
+import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult, type PassSeek, type PlanStop } from './pass.js';
 import { seekRangeOf } from './pass-seek.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
 import { canReadAgain, mayRestart } from './restarts.js';
@@ -346,8 +346,10 @@ export function restartableAnalysisPass<T>(
 
 /**
  * The trace: every execution of every crank (one a restart abandoned too, as
- * it ran), written as the slog is read.
+ * it ran), written as the slog is read. With `planStop` (a selection's
+ * range), the read may end once past it (pass.ts): the trace needs every
+ * line before its selection, none after.
  */
-export function tracePass(input: AnalysisInput, sink: CrankSink, observe: EntryObserver): Promise<PassResult> {
+export function tracePass(input: AnalysisInput & { planStop?: PlanStop }, sink: CrankSink, observe: EntryObserver): Promise<PassResult> {
   return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink, observe });
 }

@@ -101,6 +101,24 @@ export interface PassConfig {
    * (`settings.seek` false, or the plan refused) the whole file is read.
    */
   seek?: PassSeek;
+  /**
+   * For a consumer that needs every line before its selection but none
+   * after it (trace: its time origin, run queue and causes come from every
+   * crank before): the pass plans a seek for `range` as `seek` does, reads
+   * every line all the same, and tells `planned` whether the plan holds
+   * before it reads. When it holds, no crank past the range's end (by its
+   * key: crankNum, block height or start time; in the last kernel run, as
+   * a selected crank is) comes before a selected one, and the consumer may
+   * answer 'stop' after the first that ends once it has drawn one. Not
+   * with `seek`; a folder is not planned (`planned(false)`).
+   */
+  planStop?: PlanStop;
+}
+
+/** What planStop plans for, and who is told whether the plan holds. */
+export interface PlanStop {
+  range: SeekRange;
+  planned: (holds: boolean) => void;
 }
 
 /** What a pass may seek to, and who learns the vat names from outside it. */
@@ -148,7 +166,8 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
     if (folderSeek) inputs = folderSeek.files;
   }
   if (folderSeek) learn(reader, folderSeek.prelude, (config.seek as PassSeek).learn);
-  const plan = config.seek && settings.seek !== false && folder === undefined ? seekPlan(inputs, config) : undefined;
+  const plan = config.seek && settings.seek !== false && folder === undefined ? seekPlan(inputs, config.seek.range, config) : undefined;
+  if (config.planStop) planStopOf(inputs, config.planStop, result, config);
   if (plan !== undefined) result.seek = plan;
   if (plan !== undefined && 'note' in plan && plan.note !== undefined) settings.note?.(plan.note);
   const seek = plan !== undefined && 'start' in plan ? plan : undefined;
@@ -178,13 +197,22 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   return result;
 }
 
-/** A plan for the pass's seek, or why there is none (not one plain file, or the plan refused). */
-function seekPlan(inputs: readonly SlogInput[], config: PassConfig): SeekPlan | SeekRefusal {
+/** planStop's plan, made as a seek's (it goes to the result's `seek`, its note to the user), and whether it holds, told. */
+function planStopOf(inputs: readonly SlogInput[], planStop: PlanStop, result: PassResult, config: PassConfig): void {
+  if (config.settings.seek === false) return planStop.planned(false);
+  const plan = seekPlan(inputs, planStop.range, config);
+  result.seek = plan;
+  if (plan.note !== undefined) config.settings.note?.(plan.note);
+  planStop.planned('start' in plan);
+}
+
+/** A plan for a seek to `range`, or why there is none (not one plain file, or the plan refused). */
+function seekPlan(inputs: readonly SlogInput[], range: SeekRange, config: PassConfig): SeekPlan | SeekRefusal {
   const only = inputs[0];
   if (inputs.length !== 1 || typeof only !== 'string' || only === '-') return { refused: 'not one file' };
   if (config.open) return { refused: 'opened its own way (followed)' };
   const { indexCacheBytes, note, bigLineBytes } = config.settings;
-  const plan = planSeek(only, (config.seek as PassSeek).range, bigLineBytes, indexCacheBytes === undefined ? undefined : indexingWhenUnindexed(indexCacheBytes, note));
+  const plan = planSeek(only, range, bigLineBytes, indexCacheBytes === undefined ? undefined : indexingWhenUnindexed(indexCacheBytes, note));
   // A gzipped slog with no index is read whole: the command line says how to make it seek.
   if (indexCacheBytes === undefined || !('refused' in plan) || plan.refused !== GZIP_UNINDEXED || plan.note !== undefined) return plan;
   const hint = unindexedGzipNote(only, indexCacheBytes);

@@ -29,7 +29,7 @@
  * where the slog's clock stepped.
  */
 import type { Annotations } from '../../model/annotations.js';
-import type { CrankSink } from '../../model/assembler.js';
+import type { CrankSink, SinkAnswer } from '../../model/assembler.js';
 import type { Crank, CrankItem, SyscallPair } from '../../model/crank.js';
 import { crankStartTime, syscallName } from '../../model/crank.js';
 import type { CrankStartEntry, DeliverResultEntry, SlogEntry } from '../../scan/entry-types.js';
@@ -162,6 +162,14 @@ export class TraceWriter implements CrankSink {
   private readonly routedTypes = new Set<string>();
   /** Was the last crank drawn, or none ended yet (a kernel-stats entry then is drawn too)? */
   private lastDrawn = true;
+  /**
+   * Set when the rest of the slog holds no crank to draw once one of these
+   * ends (run/pass.ts planStop): the read stops after the first that ends
+   * undrawn, once a crank was drawn. From then on the whole read draws
+   * nothing more (no crank; kernel-stats only after a drawn crank), so the
+   * file is the same.
+   */
+  stopPast: ((crank: Crank) => boolean) | undefined;
   /** Counts, for the caller's report. */
   cranks = 0;
   syscalls = 0;
@@ -248,8 +256,8 @@ export class TraceWriter implements CrankSink {
     }
   }
 
-  /** A crank ends: its slices, then its cause's arrow (its own sends and resolves are put in flight after it is drawn). */
-  crank(crank: Crank): void {
+  /** A crank ends: its slices, then its cause's arrow (its own sends and resolves are put in flight after it is drawn); 'stop' past the selection (stopPast). */
+  crank(crank: Crank): SinkAnswer {
     const drawn = this.draw(crank);
     this.heaps = [];
     this.lastDrawn = drawn !== undefined;
@@ -259,6 +267,7 @@ export class TraceWriter implements CrankSink {
     if (drawn && found) this.flow(found.cause, drawn);
     this.countQueue(crank);
     if (drawn) this.queueCounters(crank, drawn);
+    else if (this.cranks > 0 && this.stopPast?.(crank)) return 'stop';
   }
 
   /**

@@ -12,6 +12,8 @@ import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom,
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { tracePass } from '../../run/analyses.js';
+import { pastRange, seekRangeOf } from '../../run/pass-seek.js';
+import type { Crank } from '../../model/crank.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
@@ -51,7 +53,9 @@ track; each delivery crank a slice named by its first line, with its syscalls
 nested inside; routing cranks are on the kernel track. Slice args hold the
 crank number, syscall count and time, and computrons. Arrows join each send
 and resolve syscall to the delivery it queued; counter tracks hold each vat's
-XS heap and the kernel-stats gauges.
+XS heap and the kernel-stats gauges. With a selection, the slog is read from
+its start to just past the selection where the seek's plan holds (a plain
+slog, or a .gz with an index: docs/selections.md).
 Examples:
   slogulate trace chain.slog -o trace.json
   slogulate trace --cranks 7215-7495 --vat zoe chain.slog.gz -o round1.json`,
@@ -83,10 +87,13 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
     });
     writer = trace;
     selection = new CrankSelection(spec, trace.vats);
+    // A selection's range: the read ends after it when the seek's plan holds (run/pass.ts planStop).
+    const range = seekRangeOf(spec);
     const result = await passOrFail(
       tracePass(
         {
           inputs: files,
+          ...(range ? { planStop: { range, planned: (holds: boolean) => (trace.stopPast = holds ? (crank: Crank) => pastRange(range, crank) : undefined) } } : {}),
           onOpen: () => {
             if (begun) return;
             begun = true;
