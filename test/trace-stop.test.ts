@@ -116,6 +116,11 @@ describe('trace stops reading after its selection', () => {
     expect(refused.planned).toBe(false);
     expect(refused.stopped).toBe(false);
     expect(refused.lines).toBe(lineCount(CHAIN_A));
+    // restart-replay's cranks 40-42 run again after its restart: the plan refuses, and both executions are drawn.
+    const replay = join(REAL, 'restart-replay.slog');
+    expect((await traced(replay, { key: 'crankNum', from: 40, to: 42 })).planned).toBe(false);
+    const both = JSON.parse(await same(['--cranks', '40-42', replay])) as { traceEvents: Array<{ ph: string; cat?: string; args?: { crank?: number } }> };
+    expect(both.traceEvents.filter((e) => e.ph === 'X' && e.cat !== 'syscall' && e.args?.crank === 40)).toHaveLength(2);
     // A range that selects nothing: no crank drawn, nothing to stop after.
     const none = await traced(A_LOCAL, { key: 'crankNum', from: 1_000_000, to: 1_000_010 });
     expect(none.stopped).toBe(false);
