@@ -8,7 +8,7 @@
  * one line (a line longer than a window is put together before it is
  * parsed); a small gzip's inflated bytes.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
 import { zlib } from './builtins.js';
 import { withoutCr } from './lines.js';
 import { describe, InputError, isGzipMagic, openToRead, readFullyAt } from './open.js';
@@ -66,6 +66,14 @@ function* linesBackward(readAt: (buf: Buffer, pos: number) => number, size: numb
   yield withoutCr(Buffer.concat(tail));
 }
 
+/** The `time` of the last line of `size` bytes read by `readAt` that has one (undefined: none has). */
+function lastTimeIn(readAt: (buf: Buffer, pos: number) => number, size: number): number | undefined {
+  for (const line of linesBackward(readAt, size)) {
+    const time = timeOf(line);
+    if (time !== undefined) return time;
+  }
+  return undefined;
+}
 
 /**
  * The last time of a gzip slog with an index that matches it (gzip-index.ts),
@@ -76,15 +84,11 @@ function lastGzipTime(path: string, fd: number, size: number, maxGzipBytes: numb
   if (!('index' in found)) return size <= maxGzipBytes ? lastSmallGzipTime(fd, size) : { cannot: `gzip of more than ${bytesText(maxGzipBytes)} without an index (slogulate index makes one)` };
   const bytes = new MemberBytes(fd, path, found.index.members, MAX_MEMBER);
   try {
-    for (const line of linesBackward((buf, pos) => bytes.readAt(buf, pos), bytes.size)) {
-      const time = timeOf(line);
-      if (time !== undefined) return time;
-    }
+    return lastTimeIn((buf, pos) => bytes.readAt(buf, pos), bytes.size);
   } catch (err) {
     if (err instanceof InputError) throw err;
     return { cannot: `gzip: ${(err as Error).message}` };
   }
-  return undefined;
 }
 
 /** `8 MB`, or a size that is not whole MB in bytes. */
@@ -105,11 +109,7 @@ function lastSmallGzipTime(fd: number, size: number): number | undefined | NoTai
   } catch (err) {
     return { cannot: `gzip: ${(err as Error).message}` };
   }
-  for (const line of linesBackward((buf, pos) => bytes.copy(buf, 0, pos, pos + buf.length), bytes.length)) {
-    const time = timeOf(line);
-    if (time !== undefined) return time;
-  }
-  return undefined;
+  return lastTimeIn((buf, pos) => bytes.copy(buf, 0, pos, pos + buf.length), bytes.length);
 }
 
 /**
@@ -125,11 +125,7 @@ export function lastTimeOf(path: string, maxGzipBytes: number = SMALL_GZIP_BYTES
     if (!st.isFile()) return { cannot: st.isDirectory() ? 'a folder' : 'not a regular file' };
     const head = Buffer.alloc(2);
     if (isGzipMagic(head.subarray(0, readSync(fd, head, 0, 2, 0)))) return lastGzipTime(path, fd, st.size, maxGzipBytes);
-    for (const line of linesBackward((buf, pos) => readFullyAt(fd, buf, pos), st.size)) {
-      const time = timeOf(line);
-      if (time !== undefined) return time;
-    }
-    return undefined;
+    return lastTimeIn((buf, pos) => readFullyAt(fd, buf, pos), st.size);
   } catch (err) {
     if (err instanceof InputError) throw err;
     throw new InputError(path, describe(err));
