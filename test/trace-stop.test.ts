@@ -15,7 +15,6 @@ import { TraceWriter } from '../src/analyses/trace/trace.js';
 import { emptyAnnotations } from '../src/model/annotations.js';
 import type { Crank } from '../src/model/crank.js';
 import { tracePass } from '../src/run/analyses.js';
-import { pastRange } from '../src/run/pass-seek.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import type { SeekRange } from '../src/source/seek.js';
 import { ROOT, slogPath } from './helpers.js';
@@ -44,28 +43,14 @@ async function same(args: string[]): Promise<string> {
 }
 
 /** The library's trace pass of `file` for `range` (cranks selected by it alone): whether it stopped, and the lines it read (`seek` false: never planned, the whole read). */
-async function traced(file: string, range: SeekRange, seek = true): Promise<{ text: string; stopped: boolean; lines: number; planned: boolean | undefined }> {
+async function traced(file: string, range: SeekRange, seek = true): Promise<{ text: string; stopped: boolean; lines: number; planned: boolean }> {
   let text = '';
-  let planned: boolean | undefined;
   const writer = new TraceWriter({ write: (t) => (text += t), annotations: emptyAnnotations(), processName: 'test', selectCrank: (c) => inRange(range, c) });
   writer.begin();
-  const result = await tracePass(
-    {
-      inputs: [file],
-      settings: { ...settingsFrom(), seek },
-      planStop: {
-        range,
-        planned: (holds) => {
-          planned = holds;
-          writer.stopPast = holds ? (crank: Crank) => pastRange(range, crank) : undefined;
-        },
-      },
-    },
-    writer,
-    (entry) => writer.observe(entry),
-  );
+  const result = await tracePass({ inputs: [file], settings: { ...settingsFrom(), seek } }, writer, range);
   writer.end();
-  return { text, stopped: result.stopped !== undefined, lines: result.lines, planned };
+  // The plan holds when tracePass armed the stop (and a plan is kept in the result).
+  return { text, stopped: result.stopped !== undefined, lines: result.lines, planned: writer.stopPast !== undefined && result.seek !== undefined && 'start' in result.seek };
 }
 
 function inRange(range: SeekRange, crank: Crank): boolean {

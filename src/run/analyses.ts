@@ -10,7 +10,7 @@ import { AGGREGATE_READS, SlogAggregator, type SlogAggregate } from '../analyses
 import { COMPARE_GROWTH_READS, COMPARE_READS, CompareSide, type SideConfig, type SideData } from '../analyses/compare/compare-side.js';
 import type { SelectionSpec } from '../analyses/common/selection.js';
 import { TOP_READS, TopCollector, type TopKey, type TopResult } from '../analyses/top/top.js';
-import { TRACE_READS } from '../analyses/trace/trace.js';
+import { TRACE_READS, type TraceWriter } from '../analyses/trace/trace.js';
 import type { Annotations } from '../model/annotations.js';
 import type { CrankSink, EntryObserver, ModelPlace } from '../model/assembler.js';
 import { CommittedCranks, type ExecutionSink } from '../model/executions.js';
@@ -24,8 +24,9 @@ import { GROWTH_READS, GrowthCollector } from '../analyses/growth/growth.js';
 import { growthResult, type GrowthResult } from '../analyses/growth/growth-result.js';
 import { inputsName } from '../source/inputs.js';
 import type { SlogInput, SlogSource } from '../source/open.js';
+import type { SeekRange } from '../source/seek.js';
 import { runPass, type BadLineReport, type PassConfig, type PassPlace, type PassResult, type PassSeek, type PlanStop } from './pass.js';
-import { seekRangeOf } from './pass-seek.js';
+import { pastRange, seekRangeOf } from './pass-seek.js';
 import { settingsFor, type PassSettings } from './pass-settings.js';
 import { canReadAgain, mayRestart } from './restarts.js';
 
@@ -346,10 +347,17 @@ export function restartableAnalysisPass<T>(
 
 /**
  * The trace: every execution of every crank (one a restart abandoned too, as
- * it ran), written as the slog is read. With `planStop` (a selection's
- * range), the read may end once past it (pass.ts): the trace needs every
- * line before its selection, none after.
+ * it ran), written as the slog is read. With `range` (the selection's:
+ * pass-seek.ts seekRangeOf), the read ends after the first crank past it
+ * where the seek's plan holds (pass.ts planStop; TraceWriter.stopPast): the
+ * trace needs every line before its selection, none after.
  */
-export function tracePass(input: AnalysisInput & { planStop?: PlanStop }, sink: CrankSink, observe: EntryObserver): Promise<PassResult> {
-  return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink, observe });
+export function tracePass(input: AnalysisInput, trace: TraceWriter, range?: SeekRange): Promise<PassResult> {
+  const planStop: PlanStop | undefined = range && {
+    range,
+    planned: (holds) => {
+      trace.stopPast = holds ? (crank: Crank) => pastRange(range, crank) : undefined;
+    },
+  };
+  return runPass({ ...input, settings: settingsFor(input), reads: TRACE_READS, sink: trace, observe: (entry) => trace.observe(entry), ...(planStop ? { planStop } : {}) });
 }

@@ -167,9 +167,8 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   }
   if (folderSeek) learn(reader, folderSeek.prelude, (config.seek as PassSeek).learn);
   const plan = config.seek && settings.seek !== false && folder === undefined ? seekPlan(inputs, config.seek.range, config) : undefined;
-  if (config.planStop) planStopOf(inputs, config.planStop, result, config);
-  if (plan !== undefined) result.seek = plan;
-  if (plan !== undefined && 'note' in plan && plan.note !== undefined) settings.note?.(plan.note);
+  if (plan !== undefined) keepPlan(plan, result, settings);
+  if (config.planStop) config.planStop.planned(stopPlanHolds(inputs, config.planStop.range, result, config));
   const seek = plan !== undefined && 'start' in plan ? plan : undefined;
   for (let input = 0; input < inputs.length; input += 1) {
     if (seek) learn(reader, seek.prelude.map((l) => l.bytes), (config.seek as PassSeek).learn);
@@ -197,13 +196,18 @@ export async function runPass(config: PassConfig): Promise<PassResult> {
   return result;
 }
 
-/** planStop's plan, made as a seek's (it goes to the result's `seek`, its note to the user), and whether it holds, told. */
-function planStopOf(inputs: readonly SlogInput[], planStop: PlanStop, result: PassResult, config: PassConfig): void {
-  if (config.settings.seek === false) return planStop.planned(false);
-  const plan = seekPlan(inputs, planStop.range, config);
+/** planStop's plan, made and kept as a seek's: does it hold? (Not with SLOGULATE_SEEK=0: no plan is made.) */
+function stopPlanHolds(inputs: readonly SlogInput[], range: SeekRange, result: PassResult, config: PassConfig): boolean {
+  if (config.settings.seek === false) return false;
+  const plan = seekPlan(inputs, range, config);
+  keepPlan(plan, result, config.settings);
+  return 'start' in plan;
+}
+
+/** A plan made (a seek's, or planStop's): in the result's `seek`, its note told the user. */
+function keepPlan(plan: SeekPlan | SeekRefusal, result: PassResult, settings: PassSettings): void {
   result.seek = plan;
-  if (plan.note !== undefined) config.settings.note?.(plan.note);
-  planStop.planned('start' in plan);
+  if (plan.note !== undefined) settings.note?.(plan.note);
 }
 
 /** A plan for a seek to `range`, or why there is none (not one plain file, or the plan refused). */

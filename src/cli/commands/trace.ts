@@ -12,8 +12,7 @@ import { annotationOptions, annotationsFrom, parseNonNegativeInt, selectionFrom,
 import { EXIT_FAILURE, EXIT_OK, warn } from '../errors.js';
 import { openOutput, outputOptions, sayWritten } from '../output-file.js';
 import { tracePass } from '../../run/analyses.js';
-import { pastRange, seekRangeOf } from '../../run/pass-seek.js';
-import type { Crank } from '../../model/crank.js';
+import { seekRangeOf } from '../../run/pass-seek.js';
 import { inputsName } from '../../source/inputs.js';
 import { passOrFail, reportBadLine } from '../slog-pass.js';
 import { SUMMARIES } from './summaries.js';
@@ -87,13 +86,10 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
     });
     writer = trace;
     selection = new CrankSelection(spec, trace.vats);
-    // A selection's range: the read ends after it when the seek's plan holds (run/pass.ts planStop).
-    const range = seekRangeOf(spec);
     const result = await passOrFail(
       tracePass(
         {
           inputs: files,
-          ...(range ? { planStop: { range, planned: (holds: boolean) => (trace.stopPast = holds ? (crank: Crank) => pastRange(range, crank) : undefined) } } : {}),
           onOpen: () => {
             if (begun) return;
             begun = true;
@@ -104,7 +100,8 @@ export async function traceCommand(files: string[], opts: TraceCliOptions): Prom
           settings: opts.strict ? strictSettings(commandSettings()) : commandSettings(),
         },
         trace,
-        (entry) => trace.observe(entry),
+        // A selection's range: the read ends after it where the seek's plan holds.
+        seekRangeOf(spec),
       ),
     );
     trace.end();
