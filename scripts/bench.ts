@@ -411,7 +411,8 @@ async function seekBench(): Promise<void> {
     if (r.status !== 0 || cpu === undefined) throw new Error(`${argv.join(' ')}: exit ${r.status}\n${r.stderr.toString().slice(-2000)}`);
     return { sha: createHash('sha256').update(r.stdout).digest('hex'), cpu, wall };
   };
-  const dropCaches = (): boolean => spawnSync('sh', ['-c', 'sync && echo 1 > /proc/sys/vm/drop_caches'], { stdio: 'ignore' }).status === 0;
+  /** Drops the page cache (root only): run here once to learn whether it can be, then before each cold run by the shell loop. */
+  const dropping = 'sync && echo 1 > /proc/sys/vm/drop_caches';
   try {
     const plain = join(dir, 'big.slog');
     await bigSlogs(SLOG_GZ, plain, join(dir, 'unused.slog'), 1);
@@ -473,7 +474,6 @@ async function seekBench(): Promise<void> {
       full.set(row, { ...whole, baseCpu });
     }
     process.stderr.write('seeks checked: the same bytes as the full scan, plain (without an index, at its first selection, with its index) and gzipped\n');
-    let dropped: boolean;
     const samples = new Map<string, Array<{ cpu: number; wall: number }>>();
     const timed: Array<[string, string[], Variant | undefined]> = [];
     for (const row of selections) for (const v of variants(row)) timed.push([`${row.name}|${v.label}`, slogulate(...row.args(v.file)), v]);
@@ -482,10 +482,9 @@ async function seekBench(): Promise<void> {
       samples.set(key, [...(samples.get(key) ?? []), { cpu: m.cpu, wall: m.wall }]);
       process.stderr.write(`run ${r + 1}/${runs} cpu ${m.cpu.toFixed(2)}s wall ${m.wall.toFixed(2)}s ${key}\n`);
     };
-    // Timed from one bash process a run (scripts/bench/measure.ts shellLoop): spawned from this process, whose heap holds
-    // the inputs it made, the rows of 0.1 s measured 0.18-0.20 s where a shell measured 0.07-0.09 s (docs/performance.md).
-    const dropping = 'sync && echo 1 > /proc/sys/vm/drop_caches';
-    dropped = dropCaches();
+    // Timed from one bash process a run (scripts/bench/measure.ts shellLoop): spawned one by one from this process, the
+    // rows of 0.1 s measured 0.18-0.20 s where a shell measured 0.07-0.09 s, for a reason not found (docs/performance.md).
+    const dropped = spawnSync('sh', ['-c', dropping], { stdio: 'ignore' }).status === 0;
     const spawnText = (argv: string[], env: NodeJS.ProcessEnv): { status: number | null; stdout: string; stderr: string } => {
       const r = spawnSync(argv[0] as string, argv.slice(1), { env, encoding: 'utf8', maxBuffer: 1 << 26 });
       return { status: r.status, stdout: r.stdout, stderr: r.stderr };
