@@ -20,7 +20,7 @@ import { settingsFrom } from '../src/run/pass-settings.js';
 import { renderSlog } from '../src/run/render.js';
 import { indexOf, writeIndex, type GzipIndex } from '../src/source/gzip-index.js';
 import { planSeek, type SeekRange } from '../src/source/seek.js';
-import { expectSameText, ROOT, slogPath } from './helpers.js';
+import { expectSameText, ROOT, slogPath, withEnv } from './helpers.js';
 import { afterRestart, cranks, expectedRange, expectSame, isPlan, placed, renderBothWithBadLines, SEEK, withBadLineBefore } from './seek-oracle.js';
 import { runMain } from './run-main.js';
 
@@ -291,14 +291,7 @@ describe('the index command, stale indexes, one member', () => {
     const r = await runMain(['index', gz], { env: { XDG_CACHE_HOME: cache } });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain(join(cache, 'slogulate'));
-    const saved = process.env.XDG_CACHE_HOME;
-    process.env.XDG_CACHE_HOME = cache;
-    try {
-      expect(isPlan(planSeek(gz, { key: 'crankNum', from: 100, to: 102 }, BIG_LINE))).toBe(true);
-    } finally {
-      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
-      else process.env.XDG_CACHE_HOME = saved;
-    }
+    expect(withEnv('XDG_CACHE_HOME', cache, () => isPlan(planSeek(gz, { key: 'crankNum', from: 100, to: 102 }, BIG_LINE)))).toBe(true);
   });
 
   it('index of a missing slog is a usage error; of gzip cut short, a failure; recompress never writes over its input', async () => {

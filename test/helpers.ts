@@ -179,3 +179,15 @@ export function readableTime(us: number): string {
 
 /** A line of a text table that holds a time for people (`902 µs`, `36.21 ms`, `1.50 s`). */
 export const READABLE_TIME = /\d (µs|ms|s)(\s|$)/;
+
+/** `f()` with the environment variable `name` set to `value` in this process, then put back as it was (unset if it was). Synchronous: for library calls, not the CLI (runMain takes `env`). */
+export function withEnv<T>(name: string, value: string, f: () => T): T {
+  const saved = process.env[name];
+  process.env[name] = value;
+  try {
+    return f();
+  } finally {
+    if (saved === undefined) delete process.env[name];
+    else process.env[name] = saved;
+  }
+}

@@ -22,7 +22,7 @@ import { indexingWhenUnindexed } from '../src/run/index-cache.js';
 import { settingsFrom } from '../src/run/pass-settings.js';
 import { indexText } from '../src/source/gzip-index.js';
 import { planSeek, type SeekPlan, type SeekRange } from '../src/source/seek.js';
-import { expectSameText, ROOT } from './helpers.js';
+import { expectSameText, ROOT, withEnv } from './helpers.js';
 import { runMain } from './run-main.js';
 
 const CHAIN_A = join(ROOT, '..', 'shared', 'slogs', 'real', 'chain-A.slog');
@@ -44,18 +44,6 @@ const indexing = (cache: string, mb = '0'): Record<string, string> => ({ SLOGULA
 
 /** The indexes in `cache`'s slogulate folder. */
 const cachedIn = (cache: string): string[] => (existsSync(join(cache, 'slogulate')) ? readdirSync(join(cache, 'slogulate')) : []);
-
-/** Runs `f` with XDG_CACHE_HOME set to `cache` (the cache folder source/gzip-index.ts reads). */
-function withCache<T>(cache: string, f: () => T): T {
-  const saved = process.env.XDG_CACHE_HOME;
-  process.env.XDG_CACHE_HOME = cache;
-  try {
-    return f();
-  } finally {
-    if (saved === undefined) delete process.env.XDG_CACHE_HOME;
-    else process.env.XDG_CACHE_HOME = saved;
-  }
-}
 
 const SELECTIONS: string[][] = [
   ['--blocks', '150-152'],
@@ -117,12 +105,12 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
     const size = statSync(file).size;
     const range: SeekRange = { key: 'blockHeight', from: 150, to: 153 };
     const notes: string[] = [];
-    const first = withCache(cache, () => planSeek(file, range, BIG_LINE, indexingWhenUnindexed(0, (t) => notes.push(t)))) as SeekPlan;
+    const first = withEnv('XDG_CACHE_HOME', cache, () => planSeek(file, range, BIG_LINE, indexingWhenUnindexed(0, (t) => notes.push(t)))) as SeekPlan;
     expect(notes).toHaveLength(1);
     expect(first.searched).toBeLessThan(size / 2);
-    const later = withCache(cache, () => planSeek(file, range, BIG_LINE)) as SeekPlan;
+    const later = withEnv('XDG_CACHE_HOME', cache, () => planSeek(file, range, BIG_LINE)) as SeekPlan;
     expect(later).toMatchObject({ start: first.start, end: first.end, searched: first.searched });
-    const elsewhere = withCache(join(tmp, 'plan-other-cache'), () => planSeek(file, range, BIG_LINE)) as SeekPlan;
+    const elsewhere = withEnv('XDG_CACHE_HOME', join(tmp, 'plan-other-cache'), () => planSeek(file, range, BIG_LINE)) as SeekPlan;
     expect(elsewhere).toMatchObject({ start: first.start, end: first.end });
     expect(elsewhere.searched).toBeGreaterThanOrEqual(size);
   });
@@ -212,7 +200,7 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
       for (let attempt = 0; attempt < 50 && refused < 3; attempt += 1) {
         const before = statSync(file).size;
         const notes: string[] = [];
-        const made = withCache(cache, () => indexingWhenUnindexed(0, (t) => notes.push(t))(file, before));
+        const made = withEnv('XDG_CACHE_HOME', cache, () => indexingWhenUnindexed(0, (t) => notes.push(t))(file, before));
         if (made === undefined) {
           // It grew while it was indexed: nothing made, kept or said.
           refused += 1;
@@ -258,7 +246,7 @@ describe('a selection on a plain slog with no index indexes it into the cache fo
   it('a slog whose size is not the plan\'s (written to meanwhile): no index made or kept', () => {
     const { file, cache } = copied('changed');
     const notes: string[] = [];
-    const made = withCache(cache, () => indexingWhenUnindexed(0, (t) => notes.push(t))(file, statSync(file).size - 1));
+    const made = withEnv('XDG_CACHE_HOME', cache, () => indexingWhenUnindexed(0, (t) => notes.push(t))(file, statSync(file).size - 1));
     expect(made).toBeUndefined();
     expect(notes).toEqual([]);
     expect(cachedIn(cache)).toEqual([]);
